@@ -1,0 +1,111 @@
+/**
+ * The storage contract of a published export (docs/storage.md). This module alone knows the KV
+ * key, the value and the metadata; publishing writes through `putExport`, the read path reads
+ * through `openExport`.
+ *
+ * KV is eventually consistent and its expiry is only garbage collection (at least 60 s, and
+ * edge caches may serve a value a little longer), so the rule "retrievable for exactly the
+ * lifetime" is enforced here from the publication time stored in the metadata.
+ */
+import { scanPlaceholders } from './walker'
+
+/** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
+export const EXPORT_KEY_PREFIX = 'export:'
+/** KV rejects an `expirationTtl` below this. */
+export const KV_MIN_EXPIRATION_TTL_SECONDS = 60
+/** KV's limit on one value. */
+export const KV_MAX_VALUE_BYTES = 25 * 1024 * 1024
+/** A KV read that has not answered by then is treated as a storage failure. */
+export const KV_READ_TIMEOUT_MS = 3000
+
+/** Metadata stored beside each export (KV allows 1024 bytes of it). */
+export interface ExportMetadata {
+  /** Schema version of this record. */
+  v: 1
+  /** Publication time, milliseconds since the Unix epoch. */
+  publishedAt: number
+  /** End of the lifetime, milliseconds since the Unix epoch; retrievable while now < expiresAt. */
+  expiresAt: number
+  /** Bytes of the stored document. */
+  size: number
+  /** Placeholders in the document. */
+  placeholders: number
+  /** Bytes those placeholders occupy as written (an escaped one is longer than 16). */
+  placeholderBytes: number
+}
+
+/** An export found in KV, its body not yet read. */
+export interface StoredExport {
+  body: ReadableStream<Uint8Array>
+  metadata: ExportMetadata
+}
+
+/** The KV key of a publication ID. */
+export function exportKey(id: string): string {
+  return EXPORT_KEY_PREFIX + id
+}
+
+/** Stores a document under `id` with a lifetime of `ttlSeconds` from `publishedAt`. */
+export async function putExport(
+  kv: KVNamespace,
+  id: string,
+  document: Uint8Array,
+  publishedAt: number,
+  ttlSeconds: number,
+): Promise<ExportMetadata> {
+  const { count, bytes } = scanPlaceholders(document)
+  const metadata: ExportMetadata = {
+    v: 1,
+    publishedAt,
+    expiresAt: publishedAt + ttlSeconds * 1000,
+    size: document.byteLength,
+    placeholders: count,
+    placeholderBytes: bytes,
+  }
+  await kv.put(exportKey(id), document, {
+    expirationTtl: Math.max(ttlSeconds, KV_MIN_EXPIRATION_TTL_SECONDS),
+    metadata,
+  })
+  return metadata
+}
+
+/**
+ * Opens the stored export of `id` as a stream, or returns null when KV has none.
+ * Throws when KV fails or does not answer within `KV_READ_TIMEOUT_MS`.
+ */
+export async function openExport(kv: KVNamespace, id: string): Promise<StoredExport | null> {
+  const read = kv.getWithMetadata<ExportMetadata>(exportKey(id), { type: 'stream' })
+  const { value, metadata } = await withTimeout(read, KV_READ_TIMEOUT_MS)
+  if (value === null) return null
+  if (!isExportMetadata(metadata)) {
+    void value.cancel()
+    throw new Error(`export ${id} has no valid metadata`)
+  }
+  return { body: value, metadata }
+}
+
+/** Bytes of the document once every placeholder is replaced by a tag of `tagLength` ASCII bytes. */
+export function substitutedLength(metadata: ExportMetadata, tagLength: number): number {
+  return metadata.size - metadata.placeholderBytes + metadata.placeholders * tagLength
+}
+
+function isExportMetadata(value: unknown): value is ExportMetadata {
+  if (typeof value !== 'object' || value === null) return false
+  const m = value as Record<string, unknown>
+  return (
+    m.v === 1 &&
+    typeof m.publishedAt === 'number' &&
+    typeof m.expiresAt === 'number' &&
+    typeof m.size === 'number' &&
+    typeof m.placeholders === 'number' &&
+    typeof m.placeholderBytes === 'number'
+  )
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`KV read timed out after ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}

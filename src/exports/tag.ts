@@ -1,0 +1,13 @@
+/** Spec 4: the sanitized tag is at most this many characters long. */
+export const MAX_TAG_LENGTH = 100
+/** Spec 4: a missing tag, or one with nothing left after sanitizing, becomes this. */
+export const DEFAULT_TAG = 'model'
+
+const DISALLOWED_TAG_CHARACTERS = /[^A-Za-z0-9_-]+/g
+
+/** Applies the spec's tag rules: keep ASCII letters, digits, `_` and `-`; cut to 100; default `model`. */
+export function sanitizeTag(raw: string | null | undefined): string {
+  if (!raw) return DEFAULT_TAG
+  const kept = raw.replace(DISALLOWED_TAG_CHARACTERS, '').slice(0, MAX_TAG_LENGTH)
+  return kept === '' ? DEFAULT_TAG : kept
+}

@@ -1,0 +1,49 @@
+/**
+ * The Worker: the public read API (`/server-api`), the editor's publish API and the Durable
+ * Object classes they use. Middleware order matters: CORS answers preflights before the rate
+ * limiter, so preflights cost no quota and every later response, 429s included, carries CORS.
+ */
+import { Hono } from 'hono'
+import type { Env } from './config'
+import { serveExport } from './exports/serve'
+import { publicCors, PUBLIC_METHODS, withCorsHeaders } from './http/cors'
+import { errorResponse, failureOf, ServiceFailure } from './http/errors'
+import { editorApi } from './publish/editor-api'
+import { rateLimit } from './rate-limit/middleware'
+
+// strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
+const app = new Hono<{ Bindings: Env }>({ strict: false })
+
+app.use('/server-api', publicCors())
+app.use('/server-api', rateLimit())
+app.get('/server-api', serveExport)
+app.all('/server-api', (c) => {
+  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: PUBLIC_METHODS })
+})
+
+app.route('/editor-api', editorApi)
+
+app.notFound((c) => errorResponse({ reason: 'route_not_found', path: c.req.path }))
+
+app.onError((err, c) => {
+  const failure = failureOf(err)
+  if (
+    failure.reason === 'internal' ||
+    failure.reason === 'storage_failed' ||
+    failure.reason === 'allocator_failed'
+  ) {
+    console.error(`${c.req.method} ${c.req.path}: ${failure.reason}`, 'cause' in failure ? failure.cause : err)
+  }
+  const response = errorResponse(failure)
+  if (isPublicPath(c.req.path)) withCorsHeaders(response.headers)
+  return response
+})
+
+function isPublicPath(path: string): boolean {
+  return path === '/server-api' || path === '/server-api/'
+}
+
+export default app
+export { RateLimiter } from './rate-limit/rate-limiter'
+export { IdAllocator } from './publish/id-allocator'
+export { PublishService } from './publish/entrypoint'

@@ -1,0 +1,89 @@
+/**
+ * Starts the real service as a newcomer would (`wrangler dev`, via scripts/start.mjs) on a free
+ * loopback port with a fresh state folder, for end-to-end tests that run in Node: the command
+ * line, the typed client, the browser.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const E2E_PUBLISH_TOKEN = 'e2e-publish-token'
+const READY_TIMEOUT_MS = 60_000
+
+export interface LocalService {
+  url: string
+  stop(): Promise<void>
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts `npm start` on a free port with the given vars; resolves once it answers HTTP. */
+export async function startLocalService(vars: Record<string, string> = {}): Promise<LocalService> {
+  const port = await freePort()
+  const state = mkdtempSync(join(tmpdir(), 'export-service-e2e-'))
+  const varFlags = Object.entries({ PUBLISH_TOKEN: E2E_PUBLISH_TOKEN, ...vars }).flatMap(
+    ([name, value]) => ['--var', `${name}:${value}`],
+  )
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.mjs', '--port', String(port), '--persist-to', state, '--log-level', 'warn', ...varFlags],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const url = `http://127.0.0.1:${port}`
+  try {
+    await waitUntilAnswering(url, child)
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw new Error(`local service did not start: ${String(error)}\n${output}`)
+  }
+  return {
+    url,
+    async stop() {
+      await stopProcess(child)
+      rmSync(state, { recursive: true, force: true })
+    },
+  }
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`)
+    try {
+      await fetch(`${url}/server-api`, { method: 'OPTIONS' })
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+  throw new Error('timed out')
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}

@@ -1,0 +1,18 @@
+import type { Env, Env as ServiceEnv } from '../src/config'
+
+// An interface cannot extend an `import('...')` type (TS2499); skipLibCheck hid that error here.
+declare global {
+  namespace Cloudflare {
+    interface Env extends ServiceEnv {}
+    interface GlobalProps {
+      mainModule: typeof import('../src/index')
+    }
+  }
+}
+
+declare module '*?raw' {
+  const text: string
+  export default text
+}
+
+export type { Env }

@@ -1,0 +1,36 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env, exports } from 'cloudflare:workers'
+import worker from '../src/index'
+import { putExport } from '../src/exports/store'
+
+export const BASE = 'http://service.test'
+
+/** Sends a request to the Worker, as a caller on the internet would. */
+export function call(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(BASE + path, init))
+}
+
+/** Stores a document as published `ageSeconds` ago, through the storage module. */
+export async function storeExport(
+  id: string,
+  document: string | Uint8Array,
+  options: { ttlSeconds?: number; publishedAt?: number } = {},
+): Promise<void> {
+  const bytes = typeof document === 'string' ? new TextEncoder().encode(document) : document
+  await putExport(env.EXPORTS, id, bytes, options.publishedAt ?? Date.now(), options.ttlSeconds ?? 600)
+}
+
+/**
+ * Sends a request to the Worker with some vars or bindings replaced: how tests shorten limits
+ * or make storage fail. It still runs the real Worker in workerd.
+ */
+export async function callWithEnv(
+  overrides: Partial<Cloudflare.Env>,
+  path: string,
+  init?: RequestInit,
+): Promise<Response> {
+  const ctx = createExecutionContext()
+  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...overrides }, ctx)
+  await waitOnExecutionContext(ctx)
+  return response
+}

@@ -1,0 +1,35 @@
+import { cloudflareTest } from '@cloudflare/vitest-plugin'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        // The Worker itself, in workerd, through its fetch handler and bindings.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { PUBLISH_TOKEN: 'test-publish-token' } },
+          }),
+        ],
+        test: {
+          name: 'workers',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // End to end in Node: the service started as `npm start` starts it, called over HTTP.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
