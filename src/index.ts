@@ -1,6 +1,6 @@
 /**
- * The Worker: the public read API (`/server-api`), the editor's publish API and the Durable
- * Object classes they use. Middleware order matters: CORS answers preflights before the rate
+ * The Worker: the public read API (`/server-api`), the editor's publish API, the Durable
+ * Object classes they use, the OpenAPI document and the try-it page. Middleware order matters: CORS answers preflights before the rate
  * limiter, so preflights cost no quota and every later response, 429s included, carries CORS.
  */
 import { Hono } from 'hono'
@@ -8,8 +8,10 @@ import type { Env } from './config'
 import { serveExport } from './exports/serve'
 import { publicCors, PUBLIC_METHODS, withCorsHeaders } from './http/cors'
 import { errorResponse, failureOf, ServiceFailure } from './http/errors'
+import { serveOpenApi } from './openapi'
 import { editorApi } from './publish/editor-api'
 import { rateLimit } from './rate-limit/middleware'
+import { serveTryIt } from './try-it'
 
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -18,10 +20,18 @@ app.use('/server-api', publicCors())
 app.use('/server-api', rateLimit())
 app.get('/server-api', serveExport)
 app.all('/server-api', (c) => {
-  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: PUBLIC_METHODS })
+  throw new ServiceFailure({
+    reason: 'method_not_allowed',
+    method: c.req.method,
+    allow: PUBLIC_METHODS,
+  })
 })
 
 app.route('/editor-api', editorApi)
+
+app.get('/', serveTryIt)
+app.use('/openapi.json', publicCors())
+app.get('/openapi.json', serveOpenApi)
 
 app.notFound((c) => errorResponse({ reason: 'route_not_found', path: c.req.path }))
 
@@ -32,7 +42,10 @@ app.onError((err, c) => {
     failure.reason === 'storage_failed' ||
     failure.reason === 'allocator_failed'
   ) {
-    console.error(`${c.req.method} ${c.req.path}: ${failure.reason}`, 'cause' in failure ? failure.cause : err)
+    console.error(
+      `${c.req.method} ${c.req.path}: ${failure.reason}`,
+      'cause' in failure ? failure.cause : err,
+    )
   }
   const response = errorResponse(failure)
   if (isPublicPath(c.req.path)) withCorsHeaders(response.headers)

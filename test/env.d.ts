@@ -10,9 +10,4 @@ declare global {
   }
 }
 
-declare module '*?raw' {
-  const text: string
-  export default text
-}
-
 export type { Env }

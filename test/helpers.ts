@@ -17,7 +17,13 @@ export async function storeExport(
   options: { ttlSeconds?: number; publishedAt?: number } = {},
 ): Promise<void> {
   const bytes = typeof document === 'string' ? new TextEncoder().encode(document) : document
-  await putExport(env.EXPORTS, id, bytes, options.publishedAt ?? Date.now(), options.ttlSeconds ?? 600)
+  await putExport(
+    env.EXPORTS,
+    id,
+    bytes,
+    options.publishedAt ?? Date.now(),
+    options.ttlSeconds ?? 600,
+  )
 }
 
 /**

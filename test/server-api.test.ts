@@ -32,18 +32,21 @@ describe('GET /server-api', () => {
     expect(res.headers.get('content-length')).toBe(String(body.byteLength))
   })
 
-  it.each(Object.keys(FIXTURES))('reproduces the original bytes of %s with tag=bde', async (name) => {
-    const published = FIXTURES[name]!
-    await storeExport('100001', published)
-    const res = await call('/server-api?id=100001&tag=bde')
-    expect(res.status).toBe(200)
-    const body = await res.text()
-    expect(body).not.toContain(PLACEHOLDER)
-    expect(body).toBe(published.replaceAll(PLACEHOLDER, 'bde'))
-    expect(res.headers.get('content-length')).toBe(
-      String(new TextEncoder().encode(body).byteLength),
-    )
-  })
+  it.each(Object.keys(FIXTURES))(
+    'reproduces the original bytes of %s with tag=bde',
+    async (name) => {
+      const published = FIXTURES[name]!
+      await storeExport('100001', published)
+      const res = await call('/server-api?id=100001&tag=bde')
+      expect(res.status).toBe(200)
+      const body = await res.text()
+      expect(body).not.toContain(PLACEHOLDER)
+      expect(body).toBe(published.replaceAll(PLACEHOLDER, 'bde'))
+      expect(res.headers.get('content-length')).toBe(
+        String(new TextEncoder().encode(body).byteLength),
+      )
+    },
+  )
 
   it('leaves the stored export unchanged and serves other tags from it', async () => {
     await storeExport('241235', DOC)

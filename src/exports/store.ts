@@ -103,9 +103,8 @@ function isExportMetadata(value: unknown): value is ExportMetadata {
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`KV read timed out after ${ms} ms`)), ms)
-  })
+  let fail: (reason: Error) => void = () => {}
+  const timeout = new Promise<never>((_, reject) => (fail = reject))
+  const timer = setTimeout(() => fail(new Error(`KV read timed out after ${ms} ms`)), ms)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

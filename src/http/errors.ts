@@ -124,7 +124,11 @@ export function toPublicError(failure: Failure): PublicError {
         details: { limitBytes: failure.limitBytes },
       }
     case 'invalid_json':
-      return { status: 400, code: 'invalid_json', message: `The body is not valid JSON: ${failure.detail}` }
+      return {
+        status: 400,
+        code: 'invalid_json',
+        message: `The body is not valid JSON: ${failure.detail}`,
+      }
     case 'invalid_export':
       return { status: 400, code: 'invalid_export', message: failure.detail }
     case 'invalid_quick_command':
@@ -153,7 +157,9 @@ export function toPublicError(failure: Failure): PublicError {
 /** The JSON error response of a failure: `{ "error": { code, message, ... } }`, never cached. */
 export function errorResponse(failure: Failure): Response {
   const error = toPublicError(failure)
-  const body = JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } })
+  const body = JSON.stringify({
+    error: { code: error.code, message: error.message, ...error.details },
+  })
   return new Response(body, {
     status: error.status,
     headers: {

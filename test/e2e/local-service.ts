@@ -40,7 +40,16 @@ export async function startLocalService(vars: Record<string, string> = {}): Prom
   )
   const child = spawn(
     process.execPath,
-    ['scripts/start.mjs', '--port', String(port), '--persist-to', state, '--log-level', 'warn', ...varFlags],
+    [
+      'scripts/start.mjs',
+      '--port',
+      String(port),
+      '--persist-to',
+      state,
+      '--log-level',
+      'warn',
+      ...varFlags,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
   )
   let output = ''

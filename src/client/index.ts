@@ -1,0 +1,25 @@
+/**
+ * The typed client of `GET /server-api`, for browsers, Node and Workers alike: it uses only
+ * fetch, AbortSignal and setTimeout. Consumers import `export-retrieval-service/client`, which
+ * is this TypeScript source; its relative imports end in `.js` so that it resolves under every
+ * TypeScript module resolution (`bundler`, `node16`, `nodenext`).
+ */
+export {
+  DEFAULT_MAX_WAIT_SECONDS,
+  getExport,
+  type ExportContent,
+  type ExportRequestInit,
+  type ExportResult,
+  type FetchLike,
+  type GetExportOptions,
+} from './get-export.js'
+export {
+  ExportClientError,
+  ExportHttpError,
+  InvalidIdError,
+  InvalidResponseError,
+  RateLimitedError,
+  type HttpErrorDetails,
+} from './errors.js'
+export { MAX_ERROR_BODY_CHARS } from './error-body.js'
+export type { RateLimitState, RateLimitWindow } from './response-headers.js'

@@ -1,0 +1,110 @@
+/**
+ * Byte-level primitives of the tag walker: the search for the bytes that matter inside a JSON
+ * string, and the placeholder matcher. Both work on UTF-8 bytes, never on decoded text:
+ * decoding and re-encoding is what made the old `replaceAll` path slow.
+ */
+
+export const QUOTE = 0x22
+export const BACKSLASH = 0x5c
+export const OPEN_BRACKET = 0x5b
+export const LOWER_U = 0x75
+
+/** The placeholder; each of its 16 characters may be written raw or as a `\uXXXX` escape. */
+export const PLACEHOLDER = '[MODELSERVERTAG]'
+const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER)
+const PLACEHOLDER_UNITS = PLACEHOLDER_BYTES.length
+
+/** `matchPlaceholder`: the bytes at the position cannot start a placeholder. */
+export const NO_MATCH = -1
+/** `matchPlaceholder`: the buffer ends before the match is decided; hold the bytes back. */
+export const NEED_MORE = -2
+
+/** Value of each hex digit, -1 for any other byte. */
+const HEX_VALUE = new Int8Array(256).fill(-1)
+for (let d = 0; d < 16; d++) {
+  const digit = d.toString(16)
+  HEX_VALUE[digit.charCodeAt(0)] = d
+  HEX_VALUE[digit.toUpperCase().charCodeAt(0)] = d
+}
+
+/** Per RFC 8259 section 7, the bytes that may follow a backslash (`u` is handled apart). */
+export const IS_SHORT_ESCAPE = new Uint8Array(256)
+for (const c of '"\\/bfnrt') IS_SHORT_ESCAPE[c.charCodeAt(0)] = 1
+
+/** The bytes a string scan stops at: its end, an escape, a possible placeholder start. */
+export const IS_STRING_EVENT = new Uint8Array(256)
+IS_STRING_EVENT[QUOTE] = IS_STRING_EVENT[BACKSLASH] = IS_STRING_EVENT[OPEN_BRACKET] = 1
+
+/** The code unit written by the `\uXXXX` escape whose backslash is at `at`, or -1 if invalid. */
+export function escapedUnit(buf: Uint8Array, at: number): number {
+  const a = HEX_VALUE[buf[at + 2]!]!
+  const b = HEX_VALUE[buf[at + 3]!]!
+  const c = HEX_VALUE[buf[at + 4]!]!
+  const d = HEX_VALUE[buf[at + 5]!]!
+  if ((a | b | c | d) < 0) return -1
+  return (a << 12) | (b << 8) | (c << 4) | d
+}
+
+/**
+ * Whether the 16 units from `at` (a `[` or a backslash, inside a string) spell the placeholder.
+ * Returns the index just past it, `NO_MATCH`, or `NEED_MORE` when `end` comes first.
+ */
+export function matchPlaceholder(buf: Uint8Array, at: number, end: number): number {
+  if (at + 16 <= end && isRawPlaceholder(buf, at)) return at + 16
+  let i = at
+  for (let k = 0; k < PLACEHOLDER_UNITS; k++) {
+    if (i >= end) return NEED_MORE
+    const expected = PLACEHOLDER_BYTES[k]!
+    const c = buf[i]!
+    if (c === expected) {
+      i++
+      continue
+    }
+    if (c !== BACKSLASH) return NO_MATCH
+    if (i + 1 >= end) return NEED_MORE
+    if (buf[i + 1] !== LOWER_U) return NO_MATCH
+    if (i + 6 > end) return NEED_MORE
+    if (escapedUnit(buf, i) !== expected) return NO_MATCH
+    i += 6
+  }
+  return i
+}
+
+/** Whether the 16 bytes at `at` are `[MODELSERVERTAG]`, spelled out for speed. */
+function isRawPlaceholder(buf: Uint8Array, at: number): boolean {
+  return (
+    buf[at] === 0x5b &&
+    buf[at + 1] === 0x4d &&
+    buf[at + 2] === 0x4f &&
+    buf[at + 3] === 0x44 &&
+    buf[at + 4] === 0x45 &&
+    buf[at + 5] === 0x4c &&
+    buf[at + 6] === 0x53 &&
+    buf[at + 7] === 0x45 &&
+    buf[at + 8] === 0x52 &&
+    buf[at + 9] === 0x56 &&
+    buf[at + 10] === 0x45 &&
+    buf[at + 11] === 0x52 &&
+    buf[at + 12] === 0x54 &&
+    buf[at + 13] === 0x41 &&
+    buf[at + 14] === 0x47 &&
+    buf[at + 15] === 0x5d
+  )
+}
+
+/**
+ * Four-byte words of `buf`, read through an aligned `Int32Array`, so the string scan can test
+ * four bytes per step (typed array `indexOf` is a byte loop in V8, and we need three bytes).
+ */
+export class WordView {
+  readonly words: Int32Array
+  /** Index in `buf` of the first byte of `words[0]`. */
+  readonly base: number
+
+  constructor(buf: Uint8Array) {
+    const base = (4 - (buf.byteOffset & 3)) & 3
+    const count = buf.length > base ? (buf.length - base) >>> 2 : 0
+    this.base = Math.min(base, buf.length)
+    this.words = new Int32Array(buf.buffer, buf.byteOffset + this.base, count)
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The tag walker: replaces every `[MODELSERVERTAG]` placeholder in the strings of a JSON document
+ * with a tag, streaming bytes in and bytes out. Pure: it knows nothing of HTTP or storage.
+ *
+ * Every byte that is not part of a placeholder goes out unchanged. Memory does not grow with the
+ * document: at the end of a chunk only an escape or placeholder cut in two is held back (at most
+ * 16 six-byte escapes), never the document.
+ */
+import { PLACEHOLDER } from './walker-bytes'
+import { JsonScanner, MalformedExportError } from './walker-scanner'
+
+export { MalformedExportError, type MalformedReason } from './walker-scanner'
+export { PLACEHOLDER } from './walker-bytes'
+
+/** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
+const SMALL_COPY_BYTES = 48
+
+const EMPTY = new Uint8Array(0)
+
+/** Options of `TagWalker`. */
+export interface TagWalkerOptions {
+  /**
+   * Write the output over each pushed chunk when it cannot grow (a tag of at most 16 bytes),
+   * sparing an allocation and most copying. Only for chunks nobody reads afterwards, as in a
+   * stream.
+   */
+  reuseInput?: boolean
+}
+
+/** Incremental substitution: feed chunks with `push`, then call `finish` once. */
+export class TagWalker {
+  private readonly tag: Uint8Array
+  private readonly inPlace: boolean
+  private readonly scanner = new JsonScanner()
+  /** Bytes of an escape or placeholder cut by the end of the last chunk. */
+  private held: Uint8Array | null = null
+  /** Placeholder `[start, end)` pairs of the chunk being pushed; reused to spare allocations. */
+  private readonly found: number[] = []
+  private failure: MalformedExportError | null = null
+
+  constructor(tag: string, options: TagWalkerOptions = {}) {
+    this.tag = new TextEncoder().encode(tag)
+    this.inPlace = options.reuseInput === true && this.tag.length <= PLACEHOLDER.length
+  }
+
+  /** Substitutes in one chunk; returns the bytes that can go out now (possibly a view of `chunk`). */
+  push(chunk: Uint8Array): Uint8Array {
+    if (this.failure) throw this.failure
+    let buf = chunk
+    if (this.held) {
+      buf = new Uint8Array(this.held.length + chunk.length)
+      buf.set(this.held)
+      buf.set(chunk, this.held.length)
+      this.held = null
+    }
+    const found = this.found
+    found.length = 0
+    let end: number
+    try {
+      end = this.scanner.scan(buf, found)
+    } catch (error) {
+      if (error instanceof MalformedExportError) this.failure = error
+      throw error
+    }
+    // Copied: the producer may reuse its chunk once we return.
+    if (end < buf.length) this.held = buf.slice(end)
+    if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
+    return this.inPlace ? joinInPlace(buf, end, found, this.tag) : join(buf, end, found, this.tag)
+  }
+
+  /** Ends the document; throws `MalformedExportError` unless it was whole. Returns no bytes. */
+  finish(): Uint8Array {
+    if (this.failure) throw this.failure
+    // Held bytes are always inside a string, so input ending there is cut short.
+    if (this.held) {
+      const offset = this.scanner.position + this.held.length
+      this.failure = new MalformedExportError('unexpected-end', offset)
+    } else {
+      try {
+        this.scanner.finish()
+      } catch (error) {
+        if (error instanceof MalformedExportError) this.failure = error
+        throw error
+      }
+    }
+    if (this.failure) throw this.failure
+    return EMPTY
+  }
+}
+
+/** Counts placeholders in a whole document: how many, and how many bytes they occupy as written (escaped ones are longer than 16). */
+export function scanPlaceholders(document: Uint8Array): { count: number; bytes: number } {
+  const scanner = new JsonScanner()
+  if (scanner.scan(document, null) < document.length) {
+    throw new MalformedExportError('unexpected-end', document.length)
+  }
+  scanner.finish()
+  return { count: scanner.placeholders, bytes: scanner.placeholderBytes }
+}
+
+/** Streaming substitution: bytes in, bytes out; `tag` is already sanitized (only [A-Za-z0-9_-], 1..100 chars). */
+export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Array> {
+  // Chunks of a stream belong to the transform once written, so their memory can be reused.
+  const walker = new TagWalker(tag, { reuseInput: true })
+  return new TransformStream({
+    transform(chunk, controller) {
+      const out = walker.push(chunk)
+      if (out.length > 0) controller.enqueue(out)
+    },
+    flush() {
+      walker.finish()
+    },
+  })
+}
+
+/** `buf[0, end)` with each `found` span replaced by `tag`, in one allocation. */
+function join(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
+  const pairs = found.length
+  let removed = 0
+  for (let k = 0; k < pairs; k += 2) removed += found[k + 1]! - found[k]!
+  const out = new Uint8Array(end - removed + (pairs / 2) * tag.length)
+  let from = 0
+  let o = 0
+  for (let k = 0; k < pairs; k += 2) {
+    o = copy(buf, from, found[k]!, out, o)
+    o = copy(tag, 0, tag.length, out, o)
+    from = found[k + 1]!
+  }
+  copy(buf, from, end, out, o)
+  return out
+}
+
+/**
+ * `buf[0, end)` with each `found` span replaced by `tag`, written over `buf` itself: the tag is
+ * never longer than a span, so the write position never passes the read position.
+ */
+function joinInPlace(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
+  const pairs = found.length
+  let o = found[0]!
+  for (let k = 0; k < pairs; k += 2) {
+    o = copy(tag, 0, tag.length, buf, o)
+    const from = found[k + 1]!
+    const to = k + 2 < pairs ? found[k + 2]! : end
+    // copyWithin moves bytes inside one buffer without the view a `set` would need.
+    buf.copyWithin(o, from, to)
+    o += to - from
+  }
+  return buf.subarray(0, o)
+}
+
+/** Copies `src[from, to)` into `out` at `o`; returns the index after it. */
+function copy(src: Uint8Array, from: number, to: number, out: Uint8Array, o: number): number {
+  const length = to - from
+  if (length < SMALL_COPY_BYTES) {
+    for (let i = from; i < to; i++) out[o++] = src[i]!
+    return o
+  }
+  out.set(length === src.length ? src : src.subarray(from, to), o)
+  return o + length
+}

@@ -1,0 +1,177 @@
+/**
+ * The parts of the OpenAPI document that responses share: headers, body schemas and the editor
+ * API's security scheme. Headers are written out in each response rather than referenced, so a
+ * reader of one response sees all of it. test/openapi.test.ts holds them against real responses.
+ */
+
+type Schema = Record<string, unknown>
+
+const WHOLE_SECONDS = { type: 'integer', minimum: 0 }
+
+/** Response headers, by name. */
+export const HEADERS = {
+  'Access-Control-Allow-Origin': header('Every website may call the public endpoint.', {
+    const: '*',
+  }),
+  'Access-Control-Allow-Methods': header('Methods of the public endpoint.', {
+    const: 'GET, HEAD, OPTIONS',
+  }),
+  'Access-Control-Allow-Headers': header('Any request header is allowed.', { const: '*' }),
+  'Access-Control-Expose-Headers': header(
+    'The headers browser scripts may read: `Retry-After`, the rate-limit headers, `X-Export-Expires-In` and `Content-Length`.',
+    { type: 'string' },
+  ),
+  'Access-Control-Max-Age': header('Seconds a browser may cache this preflight answer.', {
+    type: 'integer',
+    minimum: 0,
+  }),
+  Vary: header('The preflight answer depends on the headers the browser asked for.', {
+    type: 'string',
+  }),
+  'Cache-Control': header(
+    'Exports and errors are never cached; the OpenAPI document and the try-it page briefly.',
+    { enum: ['no-store', 'public, max-age=300'] },
+  ),
+  'X-Content-Type-Options': header('Browsers must not sniff the content type.', {
+    const: 'nosniff',
+  }),
+  'Content-Length': header('Exact length of the substituted export in bytes.', WHOLE_SECONDS),
+  'X-Export-Expires-In': header(
+    'Whole seconds the export has left before it expires: a duration, not a timestamp.',
+    WHOLE_SECONDS,
+  ),
+  'Retry-After': header(
+    'Whole seconds to wait before retrying; on 429 it is authoritative and equals `error.retryAfterSeconds`.',
+    { type: 'integer', minimum: 1 },
+  ),
+  'X-RateLimit-Limit': header(
+    'The limit of the rate-limit window these headers describe: the one nearest exhaustion.',
+    { type: 'integer', minimum: 1 },
+  ),
+  'X-RateLimit-Remaining': header('Requests left in that window.', WHOLE_SECONDS),
+  'X-RateLimit-Reset': header(
+    'Whole seconds until that window resets: a duration, not a Unix timestamp.',
+    WHOLE_SECONDS,
+  ),
+  'RateLimit-Policy': header(
+    'Both windows, as in draft-ietf-httpapi-ratelimit-headers: `"short";q=120;w=60, "long";q=1200;w=3600` (`q` requests per `w` seconds).',
+    { type: 'string', pattern: '^"[a-z]+";q=[0-9]+;w=[0-9]+(, "[a-z]+";q=[0-9]+;w=[0-9]+)*$' },
+  ),
+  RateLimit: header(
+    'Both windows\' state: `"short";r=117;t=50, "long";r=1197;t=3590` (`r` remaining, `t` seconds until reset).',
+    { type: 'string', pattern: '^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$' },
+  ),
+  Allow: header('The methods this path supports.', { type: 'string' }),
+  Location: header('Where the published export is retrieved.', {
+    type: 'string',
+    pattern: '^/server-api\\?id=[0-9]{6}$',
+  }),
+  'WWW-Authenticate': header('The editor API wants a bearer token.', {
+    const: 'Bearer realm="editor-api"',
+  }),
+  'Content-Security-Policy': header(
+    'The try-it page loads nothing but its own inline script and style, and calls only this origin.',
+    { type: 'string' },
+  ),
+  'Referrer-Policy': header('The page sends no referrer.', { const: 'no-referrer' }),
+}
+
+export type HeaderName = keyof typeof HEADERS
+
+/** Body schemas, by name. */
+export const SCHEMAS: Record<string, Schema> = {
+  Export: {
+    type: 'object',
+    description: 'A published export, with `[MODELSERVERTAG]` replaced by the sanitized tag.',
+    required: ['content'],
+    properties: { content: { $ref: '#/components/schemas/ExportContent' } },
+  },
+  ExportContent: {
+    type: 'object',
+    description:
+      'The model: `datapack`, `meta`, `passengers`, `type`, `version` and more, depending on the export (spec 2).',
+    properties: {
+      project_id: {
+        type: 'string',
+        description: 'The editor project; differs from the publication ID and the catalog ID.',
+      },
+    },
+    additionalProperties: true,
+  },
+  ExportDocument: {
+    type: 'object',
+    description:
+      'What the editor publishes; stored byte for byte. At most 25 MiB, nested at most 256 levels.',
+    required: ['content'],
+    properties: { content: { $ref: '#/components/schemas/ExportContent' } },
+  },
+  PublishResult: {
+    type: 'object',
+    required: ['id', 'expiresAt', 'expiresInSeconds', 'quickCommand'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^[0-9]{6}$', description: 'The publication ID.' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'End of the lifetime (UTC).' },
+      expiresInSeconds: { type: 'integer', minimum: 1 },
+      quickCommand: {
+        type: 'string',
+        pattern: '^/.* [0-9]{6}$',
+        description: 'The command the editor offers for copying, `/model spawn 123456` by default.',
+      },
+    },
+  },
+  Error: {
+    type: 'object',
+    description:
+      'Every error this service sends has the object form. Spec 7 rule 2 lets an error carry a string instead, so clients accept both; bodies from the infrastructure in front of the service may be empty or not JSON at all.',
+    required: ['error'],
+    properties: {
+      error: {
+        oneOf: [{ $ref: '#/components/schemas/ErrorObject' }, { type: 'string' }],
+      },
+    },
+  },
+  ErrorObject: {
+    type: 'object',
+    required: ['code', 'message'],
+    properties: {
+      code: { type: 'string', description: 'Stable, machine-readable.' },
+      message: { type: 'string', description: 'For people; may change.' },
+      retryAfterSeconds: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Present when retrying later can succeed; equals `Retry-After`.',
+      },
+      limitBytes: { type: 'integer', minimum: 1, description: 'On `too_large`: the limit.' },
+    },
+  },
+}
+
+/** The editor API's bearer token. */
+export const SECURITY_SCHEMES = {
+  editorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The secret `PUBLISH_TOKEN` shared with the editor's backend. Never put it in a browser: the editor API has no CORS on purpose.",
+  },
+}
+
+/** The error body of a response, narrowed to the codes it can carry. */
+export function errorSchema(codes: string[], required: string[] = []): Schema {
+  const error: Schema = { properties: { code: { enum: codes } } }
+  if (required.length > 0) error.required = required
+  return { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error } }] }
+}
+
+/** The response headers object of an operation's response, from the header names. */
+export function headers(required: HeaderName[], optional: HeaderName[] = []): Schema {
+  return Object.fromEntries([
+    ...required.map((name) => [name, HEADERS[name]]),
+    ...optional.map((name) => [name, { ...HEADERS[name], required: false }]),
+  ])
+}
+
+function header(description: string, schema: Schema): Schema {
+  return { description, required: true, schema }
+}

@@ -1,0 +1,228 @@
+/**
+ * The OpenAPI 3.1 description of the service: the public endpoint, the editor API (marked
+ * `x-internal`) and the two meta routes. Every status and header listed here is one the
+ * service really sends; test/openapi.test.ts provokes each and compares.
+ */
+import { errorSchema, headers, SCHEMAS, SECURITY_SCHEMES, type HeaderName } from './components'
+
+type Schema = Record<string, unknown>
+
+/** The version of the package, which this document describes. */
+export const API_VERSION = '0.1.0'
+
+const CORS: HeaderName[] = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Methods',
+  'Access-Control-Allow-Headers',
+  'Access-Control-Expose-Headers',
+]
+const NO_STORE: HeaderName[] = ['Cache-Control', 'X-Content-Type-Options']
+const RATE_LIMIT: HeaderName[] = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+]
+const RATE_LIMIT_NOTE =
+  ' The rate-limit headers are on every counted response; they are missing only when the limiter could not answer and the request was served without a limit.'
+
+const JSON_TYPE = 'application/json'
+
+/** The responses of GET and HEAD /server-api; HEAD has the same statuses and headers, no body. */
+function exportResponses(withBody: boolean): Schema {
+  const body = (schema: Schema) => (withBody ? { content: { [JSON_TYPE]: { schema } } } : {})
+  const publicError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
+    description: description + RATE_LIMIT_NOTE,
+    headers: headers([...CORS, ...NO_STORE, ...extra], RATE_LIMIT),
+    ...body(errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : [])),
+  })
+  return {
+    '200': {
+      description: 'The export, with the tag substituted.' + RATE_LIMIT_NOTE,
+      headers: headers([...CORS, ...NO_STORE, 'Content-Length', 'X-Export-Expires-In'], RATE_LIMIT),
+      ...body({ $ref: '#/components/schemas/Export' }),
+    },
+    '400': publicError('`id` is missing or not six ASCII digits. Counts against the quota.', [
+      'invalid_id',
+    ]),
+    '404': publicError('No export was ever published under this ID.', ['not_found']),
+    '410': publicError('The export has expired (10 minutes after publication).', ['expired']),
+    '429': {
+      description:
+        'A request limit is exceeded (spec 8). Wait `Retry-After` seconds; a refused request counts nowhere.',
+      headers: headers([...CORS, ...NO_STORE, 'Retry-After', ...RATE_LIMIT]),
+      ...body(errorSchema(['rate_limited'], ['retryAfterSeconds'])),
+    },
+    '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
+    '503': publicError(
+      '`not_ready`: published moments ago and not yet visible here; `unavailable`: storage failed. Retry after `Retry-After` seconds.',
+      ['not_ready', 'unavailable'],
+      ['Retry-After'],
+    ),
+  }
+}
+
+const ID_PARAMETER = {
+  name: 'id',
+  in: 'query',
+  required: true,
+  description: 'The six-digit publication ID shown in the editor.',
+  schema: { type: 'string', pattern: '^[0-9]{6}$' },
+  example: '241235',
+}
+
+const TAG_PARAMETER = {
+  name: 'tag',
+  in: 'query',
+  required: false,
+  description:
+    'Replaces `[MODELSERVERTAG]` in every string of the export. ASCII letters, digits, `_` and `-` are kept (case preserved), other characters removed, the result cut to 100 characters; missing or empty means `model`.',
+  schema: { type: 'string', default: 'model' },
+  example: 'gate_1',
+}
+
+const editorError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
+  description,
+  headers: headers([...NO_STORE, ...extra]),
+  content: {
+    [JSON_TYPE]: {
+      schema: errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : []),
+    },
+  },
+})
+
+/** The whole document, as served at `GET /openapi.json`. */
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Published Export Retrieval Service',
+    version: API_VERSION,
+    description:
+      'Returns a published Minecraft model export by its six-digit publication ID, for 10 minutes after publication. No authentication. Limits per external IP address: 120 requests per 60 seconds and 1200 per 3600 seconds, shared by all IDs and tags. Any website may call it with `credentials: "omit"`.',
+  },
+  servers: [{ url: '/' }],
+  security: [],
+  tags: [
+    { name: 'exports', description: 'The public endpoint.' },
+    { name: 'editor', description: "Internal: the editor's backend publishes here." },
+    { name: 'meta', description: 'This document and the try-it page.' },
+  ],
+  paths: {
+    '/server-api': {
+      description:
+        'Other methods answer 405 with `Allow: GET, HEAD, OPTIONS` and an error body of code `method_not_allowed`; they cost no quota.',
+      get: {
+        operationId: 'getExport',
+        tags: ['exports'],
+        summary: 'Retrieve a published export',
+        description: 'Counts against the quota. Check the status before using `content` (spec 7).',
+        parameters: [ID_PARAMETER, TAG_PARAMETER],
+        responses: exportResponses(true),
+      },
+      head: {
+        operationId: 'headExport',
+        tags: ['exports'],
+        summary: 'Check a published export without its body',
+        description: 'The headers a GET would get, no body. Counts against the quota.',
+        parameters: [ID_PARAMETER, TAG_PARAMETER],
+        responses: exportResponses(false),
+      },
+      options: {
+        operationId: 'preflightExport',
+        tags: ['exports'],
+        summary: 'CORS preflight',
+        description: 'Answered before the rate limiter: costs no quota.',
+        responses: {
+          '204': {
+            description: 'Any origin, any request header; credentials are not supported.',
+            headers: headers([...CORS, 'Access-Control-Max-Age', 'Vary']),
+          },
+        },
+      },
+    },
+    '/editor-api/exports': {
+      post: {
+        operationId: 'publishExport',
+        tags: ['editor'],
+        summary: 'Publish an export (internal)',
+        description:
+          "Internal: for the editor's backend only, with the bearer token `PUBLISH_TOKEN`. Stores the body as sent under a new six-digit ID for the export lifetime. No CORS. Other methods answer 405 with `Allow: POST` once the token is accepted.",
+        'x-internal': true,
+        security: [{ editorToken: [] }],
+        parameters: [
+          {
+            name: 'quickCommandPrefix',
+            in: 'query',
+            required: false,
+            description:
+              "The user's quick-command setting, replacing `model spawn` in the command offered for copying.",
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/ExportDocument' } } },
+        },
+        responses: {
+          '201': {
+            description: 'Published.',
+            headers: headers(['Location', 'Cache-Control']),
+            content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/PublishResult' } } },
+          },
+          '400': editorError('The body is not JSON, not an export, or the prefix is unusable.', [
+            'invalid_json',
+            'invalid_export',
+            'invalid_quick_command',
+          ]),
+          '401': editorError(
+            'The bearer token is missing or wrong.',
+            ['unauthorized'],
+            ['WWW-Authenticate'],
+          ),
+          '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+          '413': editorError('The body is larger than 25 MiB.', ['too_large']),
+          '415': editorError('The body is not sent as `application/json`.', [
+            'unsupported_media_type',
+          ]),
+          '500': editorError('An unexpected error.', ['internal']),
+          '503': editorError(
+            '`capacity`: every ID is in use; `unavailable`: nothing was stored. Retry after `Retry-After` seconds.',
+            ['capacity', 'unavailable'],
+            ['Retry-After'],
+          ),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['meta'],
+        summary: 'This document',
+        responses: {
+          '200': {
+            description: 'The OpenAPI document.',
+            headers: headers([...CORS, ...NO_STORE]),
+            content: { [JSON_TYPE]: { schema: { type: 'object', required: ['openapi'] } } },
+          },
+        },
+      },
+    },
+    '/': {
+      get: {
+        operationId: 'getTryItPage',
+        tags: ['meta'],
+        summary: 'Try-it page',
+        description: 'A page to fetch an export by ID and tag and browse it as a tree.',
+        responses: {
+          '200': {
+            description: 'The page.',
+            headers: headers(['Content-Security-Policy', 'Referrer-Policy', ...NO_STORE]),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  },
+  components: { schemas: SCHEMAS, securitySchemes: SECURITY_SCHEMES },
+}

@@ -1,0 +1,35 @@
+/**
+ * POST /editor-api/exports: the editor's backend publishes an export. Checks run in the order a
+ * caller can fix them: token (before any body byte is read), media type, size, then the
+ * document. No CORS here on purpose: the token belongs on a server, never in a browser.
+ */
+import { Hono } from 'hono'
+import type { Env } from '../config'
+import { KV_MAX_VALUE_BYTES } from '../exports/store'
+import { ServiceFailure } from '../http/errors'
+import { requirePublishToken } from './editor-auth'
+import { publish } from './publish'
+import { isJsonContentType, readBodyWithin } from './request-body'
+
+/** The editor API, mounted at `/editor-api`. */
+export const editorApi = new Hono<{ Bindings: Env }>()
+
+editorApi.use('/exports', requirePublishToken())
+
+editorApi.post('/exports', async (c) => {
+  const contentType = c.req.header('Content-Type') ?? null
+  if (!isJsonContentType(contentType)) {
+    throw new ServiceFailure({ reason: 'unsupported_media_type', contentType })
+  }
+  const document = await readBodyWithin(c.req.raw, KV_MAX_VALUE_BYTES)
+  const quickCommandPrefix = new URL(c.req.url).searchParams.get('quickCommandPrefix')
+  const result = await publish(c.env, document, { quickCommandPrefix })
+  return c.json(result, 201, {
+    Location: `/server-api?id=${result.id}`,
+    'Cache-Control': 'no-store',
+  })
+})
+
+editorApi.all('/exports', (c) => {
+  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: 'POST' })
+})

@@ -1,0 +1,54 @@
+/**
+ * Publishing over RPC, for the editor's own Worker through a service binding. Bindings are
+ * private to the account's Workers, so there is no token: holding the binding is the permission.
+ */
+import { WorkerEntrypoint } from 'cloudflare:workers'
+import type { Env } from '../config'
+import { failureOf, toPublicError } from '../http/errors'
+import { publish, type PublishOptions, type PublishResult } from './publish'
+
+/** An export document as the caller holds it: its JSON text or bytes (stored as given), or an object. */
+export type ExportDocumentInput = string | ArrayBuffer | ArrayBufferView | object
+
+/** Fields of the `Error` a failed RPC publish rejects with (RPC keeps an error's own fields). */
+export interface PublishErrorFields {
+  /** The editor API's error code: `invalid_export`, `capacity`, `unavailable`, ... */
+  code: string
+  /** The HTTP status the editor API would answer. */
+  status: number
+  /** Present when retrying later can succeed. */
+  retryAfterSeconds?: number
+}
+
+/** The RPC entrypoint: `env.EXPORT_SERVICE.publish(document, options)`. */
+export class PublishService extends WorkerEntrypoint<Env> {
+  /**
+   * Publishes an export under a new ID. Rejects with an `Error` carrying `PublishErrorFields`,
+   * its message the editor API's (`invalid_export: The field "content" must be an object ...`).
+   */
+  async publish(
+    document: ExportDocumentInput,
+    options: PublishOptions = {},
+  ): Promise<PublishResult> {
+    try {
+      return await publish(this.env, toBytes(document), options)
+    } catch (thrown) {
+      const failure = failureOf(thrown)
+      if ('cause' in failure) console.error(`RPC publish: ${failure.reason}`, failure.cause)
+      const error = toPublicError(failure)
+      const fields: PublishErrorFields = { code: error.code, status: error.status }
+      const retryAfterSeconds = error.details?.retryAfterSeconds
+      if (typeof retryAfterSeconds === 'number') fields.retryAfterSeconds = retryAfterSeconds
+      throw Object.assign(new Error(`${error.code}: ${error.message}`), fields)
+    }
+  }
+}
+
+function toBytes(document: ExportDocumentInput): Uint8Array {
+  if (typeof document === 'string') return new TextEncoder().encode(document)
+  if (document instanceof ArrayBuffer) return new Uint8Array(document)
+  if (ArrayBuffer.isView(document)) {
+    return new Uint8Array(document.buffer, document.byteOffset, document.byteLength)
+  }
+  return new TextEncoder().encode(JSON.stringify(document))
+}

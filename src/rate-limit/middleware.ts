@@ -1,0 +1,79 @@
+/**
+ * The per-IP rate limit of the public endpoint (spec 8). GET and HEAD count, whatever the id;
+ * OPTIONS never reaches here (CORS answers it first) and other methods pass uncounted to their
+ * 405. Every counted response, 200 or error, carries the rate-limit headers; a refusal is a 429
+ * answered here.
+ *
+ * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
+ * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
+ * headers, and the failure is logged. For a read-only public API availability beats exact
+ * counting; the counts stay exact whenever the limiter answers.
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { Env } from '../config'
+import { errorResponse } from '../http/errors'
+import { CLIENT_IP_HEADER, clientKey } from './client-key'
+import { parseWindowRule, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
+
+/** How long a request waits for the limiter before being served unlimited. */
+export const LIMITER_TIMEOUT_MS = 300
+/** Spec 8: 120 requests per 60 seconds per external IP address. */
+export const DEFAULT_RATE_LIMIT_SHORT = '120/60'
+/** Spec 8: 1200 requests per 3600 seconds per external IP address. */
+export const DEFAULT_RATE_LIMIT_LONG = '1200/3600'
+
+const COUNTED_METHODS = new Set(['GET', 'HEAD'])
+
+/** The two windows every client has at once, from `RATE_LIMIT_SHORT` and `RATE_LIMIT_LONG`. */
+export function rateLimitRules(env: Env): WindowRule[] {
+  return [
+    parseWindowRule('short', env.RATE_LIMIT_SHORT || DEFAULT_RATE_LIMIT_SHORT),
+    parseWindowRule('long', env.RATE_LIMIT_LONG || DEFAULT_RATE_LIMIT_LONG),
+  ]
+}
+
+/** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
+export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
+  return async (c, next) => {
+    if (!COUNTED_METHODS.has(c.req.method)) return next()
+    const rules = rateLimitRules(c.env)
+    const verdict = await askLimiter(c.env, clientKey(c.req.header(CLIENT_IP_HEADER)), rules)
+    if (verdict === null) return next()
+
+    const headers = rateLimitHeaders(rules, verdict)
+    if (!verdict.admitted) {
+      // Hono drops the body of a HEAD answer, so a HEAD gets these headers alone.
+      const response = errorResponse({
+        reason: 'rate_limited',
+        retryAfterSeconds: verdict.retryAfterSeconds,
+      })
+      setAll(response.headers, headers)
+      return response
+    }
+    await next()
+    setAll(c.res.headers, headers)
+  }
+}
+
+/** The limiter's verdict, or null when it cannot give one in time (logged). */
+async function askLimiter(env: Env, key: string, rules: WindowRule[]): Promise<RateVerdict | null> {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${LIMITER_TIMEOUT_MS} ms`)),
+      LIMITER_TIMEOUT_MS,
+    )
+  })
+  try {
+    return await Promise.race([env.RATE_LIMITER.getByName(key).hit(rules), timeout])
+  } catch (cause) {
+    console.error('rate limiter unavailable, serving without a limit:', cause)
+    return null
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function setAll(target: Headers, values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) target.set(name, value)
+}

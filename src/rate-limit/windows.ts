@@ -1,0 +1,138 @@
+/**
+ * Fixed-window arithmetic for the per-IP limits (spec 8): pure functions of the rules, the
+ * stored counters and the time. No storage, no HTTP beyond the header values.
+ *
+ * A window starts at the first counted request after its counter resets and lasts its period.
+ * A request is admitted only if every window has room, and then counts in every window; a
+ * refused request counts nowhere, so waiting `Retry-After` is enough to be admitted again.
+ */
+
+/** One window of a policy: at most `limit` requests per `periodSeconds`. */
+export interface WindowRule {
+  name: string
+  limit: number
+  periodSeconds: number
+}
+
+/** What is stored of one window: requests counted, and when it resets (ms since the epoch). */
+export interface WindowState {
+  count: number
+  resetAt: number
+}
+
+/** One window as a caller sees it after the request. */
+export interface WindowReport {
+  name: string
+  limit: number
+  remaining: number
+  /** Whole seconds until the window resets, rounded up: a duration, not a timestamp. */
+  resetSeconds: number
+}
+
+/** The limiter's answer to one request. */
+export interface RateVerdict {
+  admitted: boolean
+  /** Whole seconds until the request would be admitted (at least 1); 0 when admitted. */
+  retryAfterSeconds: number
+  /** One report per rule, in the order of the rules. */
+  windows: WindowReport[]
+}
+
+/** A verdict and the window states to store if the request was admitted. */
+export interface Decision {
+  verdict: RateVerdict
+  /** The new states by window name, or null when nothing changes (a refusal). */
+  next: Record<string, WindowState> | null
+}
+
+const RULE_PATTERN = /^(\d{1,9})\/(\d{1,9})$/
+
+/** Parses a rule written as `"requests/seconds"`, e.g. `"120/60"`. */
+export function parseWindowRule(name: string, raw: string): WindowRule {
+  const match = RULE_PATTERN.exec(raw.trim())
+  const limit = Number(match?.[1])
+  const periodSeconds = Number(match?.[2])
+  if (!match || limit <= 0 || periodSeconds <= 0) {
+    throw new Error(
+      `The ${name} rate limit must look like "120/60" (requests/seconds), got "${raw}"`,
+    )
+  }
+  return { name, limit, periodSeconds }
+}
+
+/** Decides whether a request at `now` (ms) is admitted, given the stored windows. */
+export function decide(
+  rules: readonly WindowRule[],
+  stored: Readonly<Record<string, WindowState>>,
+  now: number,
+): Decision {
+  const states = rules.map((rule) => currentState(rule, stored[rule.name], now))
+  const refusing = states.filter((state, i) => state.count >= rules[i]!.limit)
+  const admitted = refusing.length === 0
+  const after = admitted ? states.map((s) => ({ count: s.count + 1, resetAt: s.resetAt })) : states
+  const windows = rules.map((rule, i) => report(rule, after[i]!, now))
+  const retryAfterSeconds = admitted
+    ? 0
+    : Math.max(1, ...refusing.map((state) => secondsUntil(state.resetAt, now)))
+  const next = admitted ? Object.fromEntries(rules.map((rule, i) => [rule.name, after[i]!])) : null
+  return { verdict: { admitted, retryAfterSeconds, windows }, next }
+}
+
+/**
+ * The window the `X-RateLimit-*` headers describe: the one nearest exhaustion (fewest
+ * remaining), and on a tie the one that resets later, since it blocks longer. On a refusal
+ * that is the refusing window (remaining 0), or the later of two refusing windows.
+ */
+export function nearestExhaustion(windows: readonly WindowReport[]): WindowReport {
+  return windows.reduce((best, w) =>
+    w.remaining < best.remaining ||
+    (w.remaining === best.remaining && w.resetSeconds > best.resetSeconds)
+      ? w
+      : best,
+  )
+}
+
+/** The rate-limit response headers: the legacy `X-RateLimit-*` trio and the IETF draft fields. */
+export function rateLimitHeaders(
+  rules: readonly WindowRule[],
+  verdict: RateVerdict,
+): Record<string, string> {
+  const shown = nearestExhaustion(verdict.windows)
+  return {
+    'X-RateLimit-Limit': String(shown.limit),
+    'X-RateLimit-Remaining': String(shown.remaining),
+    'X-RateLimit-Reset': String(shown.resetSeconds),
+    // draft-ietf-httpapi-ratelimit-headers-10: a List of quota policies, then their state.
+    'RateLimit-Policy': rules
+      .map((r) => `"${r.name}";q=${r.limit};w=${r.periodSeconds}`)
+      .join(', '),
+    RateLimit: verdict.windows
+      .map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`)
+      .join(', '),
+  }
+}
+
+/** The latest reset time of stored windows (ms), or undefined when none is stored. */
+export function latestReset(stored: Readonly<Record<string, WindowState>>): number | undefined {
+  const resets = Object.values(stored).map((state) => state.resetAt)
+  return resets.length === 0 ? undefined : Math.max(...resets)
+}
+
+/** A window as of `now`: a lapsed or never-started one is empty and would start now. */
+function currentState(rule: WindowRule, state: WindowState | undefined, now: number): WindowState {
+  if (state !== undefined && now < state.resetAt) return state
+  return { count: 0, resetAt: now + rule.periodSeconds * 1000 }
+}
+
+function report(rule: WindowRule, state: WindowState, now: number): WindowReport {
+  return {
+    name: rule.name,
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - state.count),
+    resetSeconds: secondsUntil(state.resetAt, now),
+  }
+}
+
+function secondsUntil(at: number, now: number): number {
+  return Math.ceil((at - now) / 1000)
+}

@@ -1,0 +1,121 @@
+/**
+ * The try-it page: an ID and a tag in, the export out as a tree, with its remaining lifetime
+ * and the caller's rate-limit state. It goes through the typed client like any other caller,
+ * and never waits on a 429: a person decides whether to try again.
+ */
+import {
+  ExportHttpError,
+  getExport,
+  InvalidIdError,
+  RateLimitedError,
+  type ExportResult,
+  type RateLimitState,
+} from '../../client/index.js'
+import { jsonTree } from './json-tree.js'
+
+const form = byId<HTMLFormElement>('lookup')
+const idInput = byId<HTMLInputElement>('id')
+const tagInput = byId<HTMLInputElement>('tag')
+const button = byId<HTMLButtonElement>('fetch')
+const status = byId<HTMLElement>('status')
+const facts = byId<HTMLElement>('facts')
+const expires = byId<HTMLElement>('expires')
+const limits = byId<HTMLElement>('rate-limit')
+const tree = byId<HTMLElement>('tree')
+
+let countdown: ReturnType<typeof setInterval> | undefined
+let inFlight: AbortController | undefined
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault()
+  void lookUp(idInput.value.trim(), tagInput.value)
+})
+
+async function lookUp(id: string, tag: string): Promise<void> {
+  inFlight?.abort()
+  const controller = (inFlight = new AbortController())
+  clearInterval(countdown)
+  tree.replaceChildren()
+  facts.hidden = true
+  show('Fetching…', 'busy')
+  button.disabled = true
+  try {
+    const result = await getExport(id, {
+      baseUrl: location.origin,
+      signal: controller.signal,
+      maxWaitSeconds: 0,
+      ...(tag === '' ? {} : { tag }),
+    })
+    showExport(id, result)
+  } catch (error) {
+    if (controller.signal.aborted) return
+    showError(error)
+  } finally {
+    if (inFlight === controller) button.disabled = false
+  }
+}
+
+function showExport(id: string, result: ExportResult): void {
+  show(`Export ${id}`, 'ok')
+  showFacts(result.expiresInSeconds, result.rateLimit)
+  tree.replaceChildren(jsonTree('content', result.content))
+}
+
+function showError(error: unknown): void {
+  if (error instanceof InvalidIdError) {
+    show('A publication ID is six digits, like 123456. Nothing was sent.', 'error')
+  } else if (error instanceof RateLimitedError) {
+    const wait = error.retryAfterSeconds === null ? '' : ` Try again in ${error.retryAfterSeconds} s.`
+    show(`Too many requests from this address.${wait}`, 'error')
+    showFacts(null, error.rateLimit)
+  } else if (error instanceof ExportHttpError) {
+    const code = error.code === null ? '' : ` ${error.code}`
+    show(`HTTP ${error.status}${code}: ${error.message.replace(/^HTTP \d+: /, '')}`, 'error')
+    showFacts(null, error.rateLimit)
+  } else {
+    show(`The request failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+  }
+}
+
+function showFacts(expiresInSeconds: number | null, rateLimit: RateLimitState | null): void {
+  facts.hidden = false
+  expires.textContent = expiresInSeconds === null ? '—' : `${expiresInSeconds} s`
+  if (expiresInSeconds !== null) {
+    const end = Date.now() + expiresInSeconds * 1000
+    countdown = setInterval(() => {
+      const left = Math.max(0, Math.round((end - Date.now()) / 1000))
+      expires.textContent = left === 0 ? 'expired' : `${left} s`
+      if (left === 0) clearInterval(countdown)
+    }, 1000)
+  }
+  limits.replaceChildren(...describeLimits(rateLimit))
+}
+
+function describeLimits(rateLimit: RateLimitState | null): HTMLElement[] {
+  if (rateLimit === null) return [line('not reported')]
+  if (rateLimit.windows.length === 0) {
+    return [line(`${rateLimit.remaining} of ${rateLimit.limit} left, resets in ${rateLimit.resetSeconds} s`)]
+  }
+  return rateLimit.windows.map((w) => {
+    const of = w.limit === null ? '' : ` of ${w.limit}`
+    const per = w.periodSeconds === null ? '' : ` per ${w.periodSeconds} s`
+    return line(`${w.name}: ${w.remaining}${of}${per} left, resets in ${w.resetSeconds} s`)
+  })
+}
+
+function line(text: string): HTMLElement {
+  const item = document.createElement('div')
+  item.textContent = text
+  return item
+}
+
+function show(text: string, kind: 'busy' | 'ok' | 'error'): void {
+  status.textContent = text
+  status.className = kind
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id)
+  if (found === null) throw new Error(`the page has no #${id}`)
+  return found as T
+}

@@ -1,0 +1,58 @@
+import { callWithEnv } from './helpers'
+
+/** The token vitest.config.ts configures. */
+export const TOKEN = 'test-publish-token'
+
+/** A small export with a placeholder in a tag array and in a command. */
+export const SMALL_EXPORT =
+  '{"content":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]","project_id":"p-1"}}'
+
+/** What a successful publish answers. */
+export interface Published {
+  id: string
+  expiresAt: string
+  expiresInSeconds: number
+  quickCommand: string
+}
+
+/** A publish request as the editor's backend sends it. */
+export function publishInit(
+  body: BodyInit | null,
+  headers: Record<string, string> = {},
+): RequestInit {
+  return {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', ...headers },
+    body,
+  }
+}
+
+/** POST /editor-api/exports with the given vars, through the real Worker. */
+export function publishWith(
+  vars: Partial<Cloudflare.Env>,
+  body: BodyInit | null = SMALL_EXPORT,
+  options: { headers?: Record<string, string>; query?: string } = {},
+): Promise<Response> {
+  const path = '/editor-api/exports' + (options.query ? `?${options.query}` : '')
+  return callWithEnv(vars, path, publishInit(body, options.headers))
+}
+
+/** Publishes and returns the 201 body; fails the test on any other status. */
+export async function published(
+  vars: Partial<Cloudflare.Env> = {},
+  body: BodyInit = SMALL_EXPORT,
+): Promise<Published> {
+  const res = await publishWith(vars, body)
+  if (res.status !== 201) throw new Error(`publish answered ${res.status}: ${await res.text()}`)
+  return res.json<Published>()
+}
+
+/** The `error` object of a JSON error response. */
+export async function errorOf(
+  res: Response,
+): Promise<{ code: string; message: string; retryAfterSeconds?: number }> {
+  const body = await res.json<{
+    error: { code: string; message: string; retryAfterSeconds?: number }
+  }>()
+  return body.error
+}
