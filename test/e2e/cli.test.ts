@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { E2E_PUBLISH_TOKEN, startLocalService, type LocalService } from './local-service'
+
+const FIXTURE = fileURLToPath(
+  new URL('../../../shared/fixtures/reading-41-displays.json', import.meta.url),
+)
+const run = promisify(execFile)
+
+let service: LocalService
+beforeAll(async () => {
+  service = await startLocalService()
+})
+afterAll(() => service?.stop())
+
+function publishCli(...args: string[]) {
+  return run(process.execPath, ['scripts/publish.mjs', ...args], {
+    env: { ...process.env, PUBLISH_TOKEN: '' },
+  })
+}
+
+describe('npm run publish', () => {
+  it('publishes a fixture that GET then returns with the tag substituted', async () => {
+    const { stdout } = await publishCli(
+      FIXTURE,
+      '--url',
+      service.url,
+      '--token',
+      E2E_PUBLISH_TOKEN,
+      '--json',
+    )
+    const published = JSON.parse(stdout) as { id: string; quickCommand: string; curl: string }
+    expect(published.id).toMatch(/^[1-9][0-9]{5}$/)
+    expect(published.quickCommand).toBe(`/model spawn ${published.id}`)
+    expect(published.curl).toContain(`/server-api?id=${published.id}`)
+
+    const res = await fetch(`${service.url}/server-api?id=${published.id}&tag=cli_check`)
+    expect(res.status).toBe(200)
+    const expected = readFileSync(FIXTURE, 'utf8').replaceAll('[MODELSERVERTAG]', 'cli_check')
+    expect(await res.text()).toBe(expected)
+  })
+
+  it('prints the ID, the expiry, the quick command with a custom prefix and a curl line', async () => {
+    const { stdout } = await publishCli(
+      FIXTURE,
+      '--url',
+      service.url,
+      '--token',
+      E2E_PUBLISH_TOKEN,
+      '--quick-command-prefix',
+      'bde spawn',
+    )
+    const id = /as ([1-9][0-9]{5})/.exec(stdout)?.[1]
+    expect(id).toBeDefined()
+    expect(stdout).toMatch(/Expires: .*in (9|10) ?min/)
+    expect(stdout).toContain(`Quick command: /bde spawn ${id}`)
+    expect(stdout).toContain(`curl '${service.url}/server-api?id=${id}&tag=model'`)
+  })
+
+  it("exits non-zero with the service's reason when the token is wrong", async () => {
+    const failed = publishCli(FIXTURE, '--url', service.url, '--token', 'wrong')
+    await expect(failed).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/401|unauthorized/i),
+    })
+  })
+})
