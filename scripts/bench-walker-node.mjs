@@ -1,20 +1,23 @@
 /**
  * Throughput of the tag walker against the old decode/replaceAll/encode path, in Node, on the
- * real fixtures and on 20 MB synthetic documents. Checks that both give identical bytes.
+ * real fixtures and on 20 MB synthetic documents; checks that both give identical bytes.
  *
- *   npx node scripts/bench-walker-node.mjs
+ *   npx node scripts/bench-walker-node.mjs [rounds]
+ *
+ * Shared machines are noisy: each round times the baseline and every walker variant back to
+ * back, and the table shows medians over the rounds (the ratio is the median of the per-round
+ * ratios, so slow phases of the machine hit both sides alike).
  */
 import { build } from 'esbuild'
-import { readFileSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const FIXTURES = '../../shared/fixtures'
 const TAG = 'bde'
 const CHUNK_BYTES = 64 * 1024
 const SYNTHETIC_BYTES = 20 * 1000 * 1000
-const MIN_ROUND_MS = 400
-const ROUNDS = 5
+const ROUNDS = Number(process.argv[2] ?? 9)
+const MIN_SLICE_MS = 120
 
 const outdir = mkdtempSync(join(tmpdir(), 'bench-walker-'))
 await build({
@@ -37,7 +40,7 @@ function walkWhole(buf, options) {
   const walker = new TagWalker(TAG, options)
   const out = walker.push(buf)
   walker.finish()
-  return out
+  return [out]
 }
 
 function walkChunked(buf, options) {
@@ -61,68 +64,59 @@ function concat(parts) {
 }
 
 /**
- * Best MB/s over a few rounds, each running `fn` for at least MIN_ROUND_MS. With `fresh`, each
- * call gets a new copy of the input, made outside the timing, as a stream hands over new chunks.
+ * MB/s of `fn` over at least MIN_SLICE_MS. With `fresh`, each call gets its own copy of the
+ * input, made outside the timing, as a stream hands over chunks nobody else reads.
  */
-function measure(buf, fn, fresh = false) {
-  const copy = fresh ? new Uint8Array(buf.length) : buf
-  let best = 0
-  for (let round = 0; round < ROUNDS; round++) {
-    let bytes = 0
-    let elapsed = 0
-    while (elapsed < MIN_ROUND_MS) {
-      if (fresh) copy.set(buf)
-      const start = performance.now()
-      fn(copy)
-      elapsed += performance.now() - start
-      bytes += buf.length
-    }
-    best = Math.max(best, bytes / 1e6 / (elapsed / 1000))
+function measure(buf, fn, fresh) {
+  const input = fresh ? new Uint8Array(buf.length) : buf
+  let bytes = 0
+  let elapsed = 0
+  while (elapsed < MIN_SLICE_MS || bytes < 2 * buf.length) {
+    if (fresh) input.set(buf)
+    const start = performance.now()
+    fn(input)
+    elapsed += performance.now() - start
+    bytes += buf.length
   }
-  return best
+  return bytes / 1e6 / (elapsed / 1000)
 }
 
-function sameBytes(a, b) {
-  return a.length === b.length && Buffer.compare(a, b) === 0
-}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
-/** Keyframe commands like the fixtures', a placeholder in every `every`-th. */
+/** Keyframe commands like the fixtures' (as test/fixtures.ts), a placeholder in every `every`-th. */
 function commands(bytes, every) {
   const parts = []
   let size = 0
   for (let i = 0; size < bytes; i++) {
     const tag = i % every === 0 ? `[MODELSERVERTAG]_${i % 500}` : `fixed_${i % 500}`
-    const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0,text:'{\\"text\\":\\"${i}\\"}'}`
+    const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
     parts.push(JSON.stringify(command))
-    size += command.length + 8
+    size += command.length + 3
   }
-  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${parts.join(',')}]}}}}}`
+  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${parts.join(',')}]}}},"project_id":"synthetic"}}`
 }
 
-/** Tag lists: a placeholder every 24 bytes or so. */
-function denseTags(bytes) {
+/** SNBT tag lists in one long string: a placeholder every 24 bytes or so. */
+function tagLists(bytes) {
   const parts = []
   let size = 0
   for (let i = 0; size < bytes; i++) {
-    const tags = `Tags:[\\"[MODELSERVERTAG]_${i % 100}\\",\\"[MODELSERVERTAG]_root\\"]`
-    parts.push(`"${tags}"`)
-    size += tags.length + 3
+    const tags = `{Tags:[\\"[MODELSERVERTAG]_${i % 100}\\",\\"[MODELSERVERTAG]_root\\"]}`
+    parts.push(tags)
+    size += tags.length
   }
-  return `{"content":{"passengers":[${parts.join(',')}]}}`
+  return `{"content":{"passengers":"[${parts.join(',')}]"}}`
 }
 
 const inputs = []
 for (const name of ['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays']) {
-  const file = new URL(`${FIXTURES}/${name}.json`, import.meta.url)
+  const file = new URL(`../../shared/fixtures/${name}.json`, import.meta.url)
   inputs.push([name, new Uint8Array(readFileSync(file))])
 }
+inputs.push(['synthetic-20MB-dense', encoder.encode(tagLists(SYNTHETIC_BYTES))])
 inputs.push(['synthetic-20MB-commands', encoder.encode(commands(SYNTHETIC_BYTES, 1))])
-inputs.push(['synthetic-20MB-dense', encoder.encode(denseTags(SYNTHETIC_BYTES))])
 inputs.push(['synthetic-20MB-sparse', encoder.encode(commands(SYNTHETIC_BYTES, 100_000))])
 
-console.log(
-  `node ${process.version}, tag '${TAG}', chunks of ${CHUNK_BYTES} bytes; MB/s, best of ${ROUNDS}`,
-)
 const REUSE = { reuseInput: true }
 const variants = [
   ['whole', (buf) => walkWhole(buf), false],
@@ -130,32 +124,43 @@ const variants = [
   ['whole-reuse', (buf) => walkWhole(buf, REUSE), true],
   ['chunk-reuse', (buf) => walkChunked(buf, REUSE), true],
 ]
+
+console.log(
+  `node ${process.version}, tag '${TAG}', chunks of ${CHUNK_BYTES} bytes, ${ROUNDS} rounds;`,
+  'MB/s (median) and median ratio to the baseline',
+)
 console.log(
   'input'.padEnd(24),
   'bytes'.padStart(9),
   'baseline'.padStart(9),
-  ...variants.map(([label]) => label.padStart(12)),
+  ...variants.map(([label]) => label.padStart(13)),
 )
-let allFast = true
+let slowest = Infinity
 for (const [name, buf] of inputs) {
   const expected = baseline(buf)
-  const wrong = variants.filter(([, fn]) => !sameBytes(concat([fn(buf.slice())].flat()), expected))
-  if (wrong.length > 0) {
-    console.log(`${name}: OUTPUT DIFFERS (${wrong.map(([label]) => label).join(', ')})`)
-    process.exitCode = 1
-    continue
+  for (const [label, fn] of variants) {
+    const out = concat(fn(buf.slice()))
+    if (out.length !== expected.length || !out.every((byte, k) => byte === expected[k])) {
+      throw new Error(`${name}: ${label} output differs from the baseline`)
+    }
   }
-  const base = measure(buf, baseline)
-  const cells = variants.map(([, fn, fresh]) => {
-    const speed = measure(buf, fn, fresh)
-    allFast &&= speed >= 1.5 * base
-    return `${speed.toFixed(0)} ${(speed / base).toFixed(2)}x`.padStart(12)
+  const speeds = { baseline: [] }
+  const ratios = {}
+  for (let round = 0; round < ROUNDS; round++) {
+    const base = measure(buf, baseline, false)
+    speeds.baseline.push(base)
+    for (const [label, fn, fresh] of variants) {
+      const speed = measure(buf, fn, fresh)
+      ;(speeds[label] ??= []).push(speed)
+      ;(ratios[label] ??= []).push(speed / base)
+    }
+  }
+  const cells = variants.map(([label]) => {
+    const ratio = median(ratios[label])
+    slowest = Math.min(slowest, ratio)
+    return `${median(speeds[label]).toFixed(0)} ${ratio.toFixed(2)}x`.padStart(13)
   })
-  console.log(
-    name.padEnd(24),
-    String(buf.length).padStart(9),
-    base.toFixed(0).padStart(9),
-    ...cells,
-  )
+  const base = median(speeds.baseline).toFixed(0).padStart(9)
+  console.log(name.padEnd(24), String(buf.length).padStart(9), base, ...cells)
 }
-console.log(allFast ? 'walker >= 1.5x baseline on every input' : 'walker BELOW 1.5x on some input')
+console.log(`slowest walker variant: ${slowest.toFixed(2)}x the baseline (target 1.5x)`)

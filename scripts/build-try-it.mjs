@@ -29,7 +29,10 @@ export async function tryItAssets() {
   })
   const script = bundle.outputFiles[0].text
   const style = readFileSync(`${root}src/try-it/browser/page.css`, 'utf8')
-  for (const [name, text, end] of [['script', script, '</script'], ['style', style, '</style']]) {
+  for (const [name, text, end] of [
+    ['script', script, '</script'],
+    ['style', style, '</style'],
+  ]) {
     if (text.toLowerCase().includes(end)) throw new Error(`the page ${name} contains "${end}"`)
   }
   return [

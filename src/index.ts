@@ -1,7 +1,8 @@
 /**
  * The Worker: the public read API (`/server-api`), the editor's publish API, the Durable
- * Object classes they use, the OpenAPI document and the try-it page. Middleware order matters: CORS answers preflights before the rate
- * limiter, so preflights cost no quota and every later response, 429s included, carries CORS.
+ * Object classes they use, the OpenAPI document and the try-it page. Middleware order matters:
+ * CORS answers preflights before the rate limiter, so preflights cost no quota and every later
+ * response, 429s included, carries CORS.
  */
 import { Hono } from 'hono'
 import type { Env } from './config'

@@ -4,20 +4,30 @@
  * decoding and re-encoding is what made the old `replaceAll` path slow.
  */
 
-export const QUOTE = 0x22
-export const BACKSLASH = 0x5c
-export const OPEN_BRACKET = 0x5b
-export const LOWER_U = 0x75
+/** Bytes the walker looks at; a const enum so that bundles inline them in the hot loops. */
+export const enum Byte {
+  Quote = 0x22,
+  Backslash = 0x5c,
+  OpenBracket = 0x5b,
+  CloseBracket = 0x5d,
+  OpenBrace = 0x7b,
+  CloseBrace = 0x7d,
+  LowerU = 0x75,
+  UpperM = 0x4d,
+}
+
+/** What `matchPlaceholder` returns when it finds no placeholder end. */
+export const enum Match {
+  /** The bytes at the position do not start a placeholder. */
+  None = -1,
+  /** The buffer ends before the match is decided: hold the bytes back. */
+  NeedMore = -2,
+}
 
 /** The placeholder; each of its 16 characters may be written raw or as a `\uXXXX` escape. */
 export const PLACEHOLDER = '[MODELSERVERTAG]'
 const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER)
 const PLACEHOLDER_UNITS = PLACEHOLDER_BYTES.length
-
-/** `matchPlaceholder`: the bytes at the position cannot start a placeholder. */
-export const NO_MATCH = -1
-/** `matchPlaceholder`: the buffer ends before the match is decided; hold the bytes back. */
-export const NEED_MORE = -2
 
 /** Value of each hex digit, -1 for any other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1)
@@ -31,9 +41,9 @@ for (let d = 0; d < 16; d++) {
 export const IS_SHORT_ESCAPE = new Uint8Array(256)
 for (const c of '"\\/bfnrt') IS_SHORT_ESCAPE[c.charCodeAt(0)] = 1
 
-/** The bytes a string scan stops at: its end, an escape, a possible placeholder start. */
+/** The bytes a string scan stops at: its end, an escape, a placeholder's second character. */
 export const IS_STRING_EVENT = new Uint8Array(256)
-IS_STRING_EVENT[QUOTE] = IS_STRING_EVENT[BACKSLASH] = IS_STRING_EVENT[OPEN_BRACKET] = 1
+IS_STRING_EVENT[Byte.Quote] = IS_STRING_EVENT[Byte.Backslash] = IS_STRING_EVENT[Byte.UpperM] = 1
 
 /** The code unit written by the `\uXXXX` escape whose backslash is at `at`, or -1 if invalid. */
 export function escapedUnit(buf: Uint8Array, at: number): number {
@@ -47,24 +57,24 @@ export function escapedUnit(buf: Uint8Array, at: number): number {
 
 /**
  * Whether the 16 units from `at` (a `[` or a backslash, inside a string) spell the placeholder.
- * Returns the index just past it, `NO_MATCH`, or `NEED_MORE` when `end` comes first.
+ * Returns the index just past it, `Match.None`, or `Match.NeedMore` when `end` comes first.
  */
 export function matchPlaceholder(buf: Uint8Array, at: number, end: number): number {
   if (at + 16 <= end && isRawPlaceholder(buf, at)) return at + 16
   let i = at
   for (let k = 0; k < PLACEHOLDER_UNITS; k++) {
-    if (i >= end) return NEED_MORE
+    if (i >= end) return Match.NeedMore
     const expected = PLACEHOLDER_BYTES[k]!
     const c = buf[i]!
     if (c === expected) {
       i++
       continue
     }
-    if (c !== BACKSLASH) return NO_MATCH
-    if (i + 1 >= end) return NEED_MORE
-    if (buf[i + 1] !== LOWER_U) return NO_MATCH
-    if (i + 6 > end) return NEED_MORE
-    if (escapedUnit(buf, i) !== expected) return NO_MATCH
+    if (c !== Byte.Backslash) return Match.None
+    if (i + 1 >= end) return Match.NeedMore
+    if (buf[i + 1] !== Byte.LowerU) return Match.None
+    if (i + 6 > end) return Match.NeedMore
+    if (escapedUnit(buf, i) !== expected) return Match.None
     i += 6
   }
   return i
@@ -92,9 +102,13 @@ function isRawPlaceholder(buf: Uint8Array, at: number): boolean {
   )
 }
 
+/** The word scan reads the first byte of a word as its lowest bits. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
 /**
  * Four-byte words of `buf`, read through an aligned `Int32Array`, so the string scan can test
  * four bytes per step (typed array `indexOf` is a byte loop in V8, and we need three bytes).
+ * Empty on a big-endian machine, where every byte then takes the byte-by-byte path.
  */
 export class WordView {
   readonly words: Int32Array
@@ -102,9 +116,9 @@ export class WordView {
   readonly base: number
 
   constructor(buf: Uint8Array) {
-    const base = (4 - (buf.byteOffset & 3)) & 3
-    const count = buf.length > base ? (buf.length - base) >>> 2 : 0
-    this.base = Math.min(base, buf.length)
-    this.words = new Int32Array(buf.buffer, buf.byteOffset + this.base, count)
+    const base = Math.min((4 - (buf.byteOffset & 3)) & 3, buf.length)
+    const count = LITTLE_ENDIAN ? (buf.length - base) >>> 2 : 0
+    this.base = base
+    this.words = new Int32Array(buf.buffer, buf.byteOffset + base, count)
   }
 }

@@ -4,13 +4,13 @@
  *
  * Every byte that is not part of a placeholder goes out unchanged. Memory does not grow with the
  * document: at the end of a chunk only an escape or placeholder cut in two is held back (at most
- * 16 six-byte escapes), never the document.
+ * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { PLACEHOLDER } from './walker-bytes'
 import { JsonScanner, MalformedExportError } from './walker-scanner'
 
-export { MalformedExportError, type MalformedReason } from './walker-scanner'
 export { PLACEHOLDER } from './walker-bytes'
+export { MalformedExportError, type MalformedReason } from './walker-scanner'
 
 /** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
 const SMALL_COPY_BYTES = 48
@@ -20,9 +20,8 @@ const EMPTY = new Uint8Array(0)
 /** Options of `TagWalker`. */
 export interface TagWalkerOptions {
   /**
-   * Write the output over each pushed chunk when it cannot grow (a tag of at most 16 bytes),
-   * sparing an allocation and most copying. Only for chunks nobody reads afterwards, as in a
-   * stream.
+   * Write the output over each pushed chunk, sparing a copy. Only for chunks nobody reads
+   * afterwards, as in a stream.
    */
   reuseInput?: boolean
 }
@@ -30,7 +29,9 @@ export interface TagWalkerOptions {
 /** Incremental substitution: feed chunks with `push`, then call `finish` once. */
 export class TagWalker {
   private readonly tag: Uint8Array
-  private readonly inPlace: boolean
+  /** A tag no longer than a placeholder: the output can be written over the input. */
+  private readonly shrinks: boolean
+  private readonly reuseInput: boolean
   private readonly scanner = new JsonScanner()
   /** Bytes of an escape or placeholder cut by the end of the last chunk. */
   private held: Uint8Array | null = null
@@ -40,32 +41,31 @@ export class TagWalker {
 
   constructor(tag: string, options: TagWalkerOptions = {}) {
     this.tag = new TextEncoder().encode(tag)
-    this.inPlace = options.reuseInput === true && this.tag.length <= PLACEHOLDER.length
+    this.shrinks = this.tag.length <= PLACEHOLDER.length
+    this.reuseInput = options.reuseInput === true
   }
 
   /** Substitutes in one chunk; returns the bytes that can go out now (possibly a view of `chunk`). */
   push(chunk: Uint8Array): Uint8Array {
     if (this.failure) throw this.failure
     let buf = chunk
+    let owned = this.reuseInput
     if (this.held) {
       buf = new Uint8Array(this.held.length + chunk.length)
       buf.set(this.held)
       buf.set(chunk, this.held.length)
       this.held = null
+      owned = true
     }
     const found = this.found
     found.length = 0
-    let end: number
-    try {
-      end = this.scanner.scan(buf, found)
-    } catch (error) {
-      if (error instanceof MalformedExportError) this.failure = error
-      throw error
-    }
-    // Copied: the producer may reuse its chunk once we return.
+    const end = this.guard(() => this.scanner.scan(buf, found))
+    // Copied, as the producer may reuse its chunk once we return.
     if (end < buf.length) this.held = buf.slice(end)
     if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
-    return this.inPlace ? joinInPlace(buf, end, found, this.tag) : join(buf, end, found, this.tag)
+    if (!this.shrinks) return join(buf, end, found, this.tag)
+    // One native copy, then moves within it, beats a `subarray` and a `set` per span.
+    return compact(owned ? buf : buf.slice(0, end), end, found, this.tag)
   }
 
   /** Ends the document; throws `MalformedExportError` unless it was whole. Returns no bytes. */
@@ -75,16 +75,20 @@ export class TagWalker {
     if (this.held) {
       const offset = this.scanner.position + this.held.length
       this.failure = new MalformedExportError('unexpected-end', offset)
-    } else {
-      try {
-        this.scanner.finish()
-      } catch (error) {
-        if (error instanceof MalformedExportError) this.failure = error
-        throw error
-      }
+      throw this.failure
     }
-    if (this.failure) throw this.failure
+    this.guard(() => this.scanner.finish())
     return EMPTY
+  }
+
+  /** Runs `step`, remembering a malformed input so that every later call fails the same way. */
+  private guard<T>(step: () => T): T {
+    try {
+      return step()
+    } catch (error) {
+      if (error instanceof MalformedExportError) this.failure = error
+      throw error
+    }
   }
 }
 
@@ -100,7 +104,7 @@ export function scanPlaceholders(document: Uint8Array): { count: number; bytes: 
 
 /** Streaming substitution: bytes in, bytes out; `tag` is already sanitized (only [A-Za-z0-9_-], 1..100 chars). */
 export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Array> {
-  // Chunks of a stream belong to the transform once written, so their memory can be reused.
+  // A chunk written to a stream belongs to its reader, so its memory can take the output.
   const walker = new TagWalker(tag, { reuseInput: true })
   return new TransformStream({
     transform(chunk, controller) {
@@ -113,7 +117,7 @@ export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Arr
   })
 }
 
-/** `buf[0, end)` with each `found` span replaced by `tag`, in one allocation. */
+/** `buf[0, end)` with each `found` span replaced by `tag`, in a new buffer. */
 function join(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
   const pairs = found.length
   let removed = 0
@@ -132,16 +136,15 @@ function join(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): U
 
 /**
  * `buf[0, end)` with each `found` span replaced by `tag`, written over `buf` itself: the tag is
- * never longer than a span, so the write position never passes the read position.
+ * never longer than a span, so writing never overtakes reading.
  */
-function joinInPlace(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
+function compact(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
   const pairs = found.length
   let o = found[0]!
   for (let k = 0; k < pairs; k += 2) {
     o = copy(tag, 0, tag.length, buf, o)
     const from = found[k + 1]!
     const to = k + 2 < pairs ? found[k + 2]! : end
-    // copyWithin moves bytes inside one buffer without the view a `set` would need.
     buf.copyWithin(o, from, to)
     o += to - from
   }

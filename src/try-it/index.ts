@@ -18,7 +18,6 @@ export const CONTENT_SECURITY_POLICY = [
   `script-src 'sha256-${PAGE_SCRIPT_SHA256}'`,
   `style-src 'sha256-${PAGE_STYLE_SHA256}'`,
   "connect-src 'self'",
-  "img-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

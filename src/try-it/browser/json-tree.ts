@@ -23,9 +23,13 @@ function node(label: string, value: Json, depth: number): HTMLElement {
   const entries: [string, Json][] = Array.isArray(value)
     ? value.map((item, i) => [String(i), item])
     : Object.entries(value)
+  if (entries.length === 0) return leaf(label, value)
   const branch = element('details', 'branch')
   const summary = element('summary')
-  summary.append(keyOf(label), element('span', 'meta', sizeOf(value, entries.length)))
+  summary.append(
+    keyOf(label),
+    element('span', 'meta', sizeOf(entries.length, Array.isArray(value))),
+  )
   branch.append(summary)
   let built = false
   const build = () => {
@@ -40,14 +44,15 @@ function node(label: string, value: Json, depth: number): HTMLElement {
     branch.append(list)
   }
   branch.addEventListener('toggle', () => branch.open && build())
-  if (depth <= OPEN_DEPTH && entries.length > 0) {
+  if (depth <= OPEN_DEPTH) {
     build()
     branch.open = true
   }
   return branch
 }
 
-function leaf(label: string, value: Exclude<Json, object>): HTMLElement {
+/** A scalar, or an empty object or array, on one line. */
+function leaf(label: string, value: Json): HTMLElement {
   const row = element('div', 'leaf')
   row.append(keyOf(label))
   if (typeof value === 'string' && value.length > LONG_STRING_CHARS) {
@@ -69,9 +74,9 @@ function keyOf(label: string): HTMLElement {
   return element('span', 'key', label)
 }
 
-function sizeOf(value: Json[] | { [key: string]: Json }, count: number): string {
-  const noun = Array.isArray(value) ? 'item' : 'key'
-  return `${Array.isArray(value) ? '[' : '{'}${count} ${noun}${count === 1 ? '' : 's'}${Array.isArray(value) ? ']' : '}'}`
+function sizeOf(count: number, isArray: boolean): string {
+  const text = `${count} ${isArray ? 'item' : 'key'}${count === 1 ? '' : 's'}`
+  return isArray ? `[${text}]` : `{${text}}`
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(

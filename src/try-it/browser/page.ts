@@ -65,7 +65,8 @@ function showError(error: unknown): void {
   if (error instanceof InvalidIdError) {
     show('A publication ID is six digits, like 123456. Nothing was sent.', 'error')
   } else if (error instanceof RateLimitedError) {
-    const wait = error.retryAfterSeconds === null ? '' : ` Try again in ${error.retryAfterSeconds} s.`
+    const wait =
+      error.retryAfterSeconds === null ? '' : ` Try again in ${error.retryAfterSeconds} s.`
     show(`Too many requests from this address.${wait}`, 'error')
     showFacts(null, error.rateLimit)
   } else if (error instanceof ExportHttpError) {
@@ -94,7 +95,11 @@ function showFacts(expiresInSeconds: number | null, rateLimit: RateLimitState | 
 function describeLimits(rateLimit: RateLimitState | null): HTMLElement[] {
   if (rateLimit === null) return [line('not reported')]
   if (rateLimit.windows.length === 0) {
-    return [line(`${rateLimit.remaining} of ${rateLimit.limit} left, resets in ${rateLimit.resetSeconds} s`)]
+    return [
+      line(
+        `${rateLimit.remaining} of ${rateLimit.limit} left, resets in ${rateLimit.resetSeconds} s`,
+      ),
+    ]
   }
   return rateLimit.windows.map((w) => {
     const of = w.limit === null ? '' : ` of ${w.limit}`

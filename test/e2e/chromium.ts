@@ -1,0 +1,31 @@
+import { execFileSync } from 'node:child_process'
+import { chromium, type Browser } from 'playwright-core'
+
+/** Flags that keep Chromium offline, quiet and working as root in a container (TOOLCHAIN.md). */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/**
+ * Launches the system's Chromium, headless, with a fresh profile. scripts/ensure-chromium.mjs
+ * installs it first when it is missing and that is possible, or fails saying how.
+ */
+export function launchChromium(): Promise<Browser> {
+  let executablePath: string
+  try {
+    executablePath = execFileSync(process.execPath, ['scripts/ensure-chromium.mjs'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim()
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? String(error)
+    throw new Error(stderr.trim())
+  }
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS })
+}

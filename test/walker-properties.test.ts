@@ -1,0 +1,290 @@
+/**
+ * Property-based tests of the tag walker against a reference: parse the document, replace the
+ * placeholder in every string and key, compare. Documents are generated as JSON text, so
+ * placeholders can be planted with any of their 16 characters written as `\uXXXX` escapes.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { substitutedLength, type ExportMetadata } from '../src/exports/store'
+import {
+  MalformedExportError,
+  PLACEHOLDER,
+  TagWalker,
+  scanPlaceholders,
+  substituteTag,
+} from '../src/exports/walker'
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder('utf-8', { fatal: true })
+const TAG_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'
+
+/** A sanitized tag: 1 to 100 allowed characters, so both the in-place and the growing path run. */
+const tagArb = fc.string({ unit: fc.constantFrom(...TAG_CHARACTERS), minLength: 1, maxLength: 100 })
+
+/** `text` as JSON string content, each character raw or a `\uXXXX` escape in either hex case. */
+function spelled(text: string): fc.Arbitrary<string> {
+  const ways = fc.constantFrom('raw', 'lower', 'upper')
+  return fc.array(ways, { minLength: text.length, maxLength: text.length }).map((how) =>
+    [...text]
+      .map((ch, k) => {
+        if (how[k] === 'raw') return JSON.stringify(ch).slice(1, -1)
+        const hex = ch.charCodeAt(0).toString(16).padStart(4, '0')
+        return '\\u' + (how[k] === 'upper' ? hex.toUpperCase() : hex)
+      })
+      .join(''),
+  )
+}
+
+/** Pieces of string content: any text, the placeholder, and near misses of it. */
+const pieceArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map(escapedContent) },
+  { weight: 3, arbitrary: spelled(PLACEHOLDER) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 15 }).chain((k) => spelled(PLACEHOLDER.slice(0, k))),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 14 })
+      .chain((k) => spelled(PLACEHOLDER.slice(0, k) + PLACEHOLDER[k]!.toLowerCase())),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('[', ']', '\\\\', '\\"', '\\/', '\\n', '😀', 'é') },
+)
+
+/** A JSON string literal made of pieces. */
+const stringArb = fc.array(pieceArb, { maxLength: 5 }).map((pieces) => `"${pieces.join('')}"`)
+
+const wsArb = fc.constantFrom('', '', ' ', '\n', '\t', '\r\n  ')
+
+const leafArb = fc.oneof(
+  stringArb,
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+  fc.integer().map(String),
+  fc.constantFrom('true', 'false', 'null'),
+)
+
+const { object: objectArb } = fc.letrec<{ value: string; array: string; object: string }>(
+  (tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leafArb, tie('array'), tie('object')),
+    array: fc
+      .array(fc.tuple(wsArb, tie('value'), wsArb), { maxLength: 4 })
+      .map((items) => `[${items.map((parts) => parts.join('')).join(',')}]`),
+    object: fc
+      .array(fc.tuple(wsArb, stringArb, wsArb, wsArb, tie('value'), wsArb), { maxLength: 4 })
+      .map(
+        (members) =>
+          `{${members.map(([a, key, b, c, value, d]) => `${a}${key}${b}:${c}${value}${d}`).join(',')}}`,
+      ),
+  }),
+)
+
+/** A whole document: one root object, with whitespace around it. */
+const documentArb = fc
+  .tuple(wsArb, objectArb, wsArb)
+  .map(([before, root, after]) => encoder.encode(before + root + after))
+
+/** Chunk boundaries for a document of `length` bytes: random cuts, or one byte per chunk. */
+function chunked(doc: Uint8Array, cuts: number[] | 'bytes'): Uint8Array[] {
+  const points =
+    cuts === 'bytes'
+      ? Array.from({ length: Math.max(0, doc.length - 1) }, (_, k) => k + 1)
+      : [...new Set(cuts.map((cut) => cut % (doc.length + 1)))].sort((a, b) => a - b)
+  const bounds = [0, ...points, doc.length]
+  return bounds.slice(1).map((end, k) => doc.slice(bounds[k], end))
+}
+
+const cutsArb = fc.oneof(
+  { weight: 4, arbitrary: fc.array(fc.nat(), { maxLength: 8 }) },
+  { weight: 1, arbitrary: fc.constant('bytes' as const) },
+)
+
+/** Runs the walker over the chunks; returns everything it gave out. */
+function walk(chunks: Uint8Array[], tag: string, reuseInput: boolean): Uint8Array {
+  const walker = new TagWalker(tag, { reuseInput })
+  const out = chunks.map((chunk) => walker.push(chunk))
+  out.push(walker.finish())
+  return concat(out)
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/** JSON string content of arbitrary text (surrogates included), as JSON.stringify writes it. */
+function escapedContent(text: string): string {
+  return JSON.stringify(text).slice(1, -1)
+}
+
+/** The reference: the parsed document with the placeholder replaced in every string and key. */
+function replaced(value: unknown, tag: string): unknown {
+  if (typeof value === 'string') return value.replaceAll(PLACEHOLDER, tag)
+  if (Array.isArray(value)) return value.map((item) => replaced(item, tag))
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key.replaceAll(PLACEHOLDER, tag),
+        replaced(item, tag),
+      ]),
+    )
+  }
+  return value
+}
+
+/**
+ * Whether replacing keeps every object's keys distinct. When two keys become one, the parsed
+ * output keeps the later member in text order while the reference keeps the later in property
+ * order, which differs for integer-like keys: such documents say nothing about the walker.
+ */
+function keysStayDistinct(value: unknown, tag: string): boolean {
+  if (Array.isArray(value)) return value.every((item) => keysStayDistinct(item, tag))
+  if (typeof value !== 'object' || value === null) return true
+  const keys = Object.keys(value)
+  const after = new Set(keys.map((key) => key.replaceAll(PLACEHOLDER, tag)))
+  return after.size === keys.length && Object.values(value).every((v) => keysStayDistinct(v, tag))
+}
+
+/** The metadata publishing stores for a document, from which the read path sets Content-Length. */
+function metadataOf(doc: Uint8Array): ExportMetadata {
+  const { count, bytes } = scanPlaceholders(doc)
+  return {
+    v: 1,
+    publishedAt: 0,
+    expiresAt: 1,
+    size: doc.length,
+    placeholders: count,
+    placeholderBytes: bytes,
+  }
+}
+
+describe('the walker against a parse-and-replace reference', () => {
+  it('replaces the placeholder in every string and key, under any chunking', () => {
+    fc.assert(
+      fc.property(documentArb, tagArb, cutsArb, fc.boolean(), (doc, tag, cuts, reuseInput) => {
+        const input = JSON.parse(decoder.decode(doc)) as unknown
+        fc.pre(keysStayDistinct(input, tag))
+        const out = walk(chunked(doc, cuts), tag, reuseInput)
+        expect(JSON.parse(decoder.decode(out))).toEqual(replaced(input, tag))
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('gives out exactly the byte count the read path announces as Content-Length', () => {
+    fc.assert(
+      fc.property(documentArb, tagArb, cutsArb, (doc, tag, cuts) => {
+        const out = walk(chunked(doc, cuts), tag, true)
+        expect(out.length).toBe(substitutedLength(metadataOf(doc), tag.length))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('streams the same bytes through substituteTag as through push and finish', async () => {
+    await fc.assert(
+      fc.asyncProperty(documentArb, tagArb, cutsArb, async (doc, tag, cuts) => {
+        const chunks = chunked(doc, cuts)
+        const expected = walk(
+          chunks.map((chunk) => chunk.slice()),
+          tag,
+          false,
+        )
+        const source = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk)
+            controller.close()
+          },
+        })
+        const out = await new Response(source.pipeThrough(substituteTag(tag))).arrayBuffer()
+        expect(new Uint8Array(out)).toEqual(expected)
+      }),
+      { numRuns: 100 },
+    )
+  })
+})
+
+describe('the walker on cut-short documents', () => {
+  it('rejects every cut before the root closing brace, and accepts every cut after it', () => {
+    fc.assert(
+      fc.property(documentArb, fc.nat(), cutsArb, (doc, at, cuts) => {
+        const cut = at % (doc.length + 1)
+        const closing = doc.lastIndexOf(0x7d)
+        const head = doc.slice(0, cut)
+        const run = () => walk(chunked(head, cuts), 'bde', false)
+        if (cut <= closing) {
+          expect(run).toThrow(MalformedExportError)
+          expect(() => scanPlaceholders(head)).toThrow(MalformedExportError)
+        } else {
+          expect(() => run()).not.toThrow()
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+/** Bytes that matter to the walker's state machine, and some that do not. */
+const TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  '\\',
+  '\\"',
+  '\\\\',
+  '\\u',
+  '005B',
+  '005b',
+  '004D',
+  'u',
+  ':',
+  ',',
+  ' ',
+  'M',
+  'a',
+  '1',
+  PLACEHOLDER,
+  '[MODELSERVERTA',
+  'G]',
+  '\\u005B',
+  '😀',
+  '\u00e9',
+].map((token) => encoder.encode(token))
+
+/** Any byte sequence built from walker-relevant tokens and raw bytes (invalid UTF-8 included). */
+const soupArb = fc
+  .array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...TOKENS) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) },
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => concat([encoder.encode('{'), ...parts]))
+
+describe('the walker on arbitrary bytes', () => {
+  it('either substitutes or throws MalformedExportError, the same for every chunking', () => {
+    fc.assert(
+      fc.property(soupArb, cutsArb, fc.boolean(), (bytes, cuts, reuseInput) => {
+        const outcome = (chunks: Uint8Array[], reuse: boolean) => {
+          try {
+            return { out: walk(chunks, 'tag', reuse) }
+          } catch (error) {
+            expect(error).toBeInstanceOf(MalformedExportError)
+            return { reason: (error as MalformedExportError).reason }
+          }
+        }
+        const whole = outcome([bytes.slice()], false)
+        expect(outcome(chunked(bytes, cuts), reuseInput)).toEqual(whole)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
