@@ -274,6 +274,11 @@ describe('when the limiter cannot answer', () => {
     return { getByName: () => ({ hit: answer }) } as unknown as Cloudflare.Env['RATE_LIMITER']
   }
 
+  /** The limiter's own log lines: other work of the isolate may log in the same moment. */
+  function limiterLogs(log: { mock: { calls: unknown[][] } }): unknown[][] {
+    return log.mock.calls.filter((args) => String(args[0]).startsWith('rate limiter unavailable'))
+  }
+
   it('serves the request without limits or rate-limit headers, and logs the failure', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     await storeExport('123456', '{"content":{}}')
@@ -294,7 +299,7 @@ describe('when the limiter cannot answer', () => {
         expect(res.headers.get('RateLimit')).toBeNull()
       }
     }
-    expect(log).toHaveBeenCalledTimes(10)
+    expect(limiterLogs(log)).toHaveLength(10)
   })
 
   it('stops waiting for a limiter that hangs and serves the request', async () => {
@@ -305,6 +310,6 @@ describe('when the limiter cannot answer', () => {
     expect(res.status).toBe(404)
     expect(trio(res)).toBeNull()
     expect(performance.now() - started).toBeLessThan(LIMITER_TIMEOUT_MS + 2000)
-    expect(log).toHaveBeenCalledOnce()
+    expect(limiterLogs(log)).toHaveLength(1)
   })
 })

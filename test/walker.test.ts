@@ -15,6 +15,7 @@ const FIXTURES = [
   { name: 'reading-41-displays', text: reading, placeholders: 802 },
   { name: 'stone-gate-136-displays', text: stoneGate, placeholders: 1668 },
 ]
+const CHUNK_BYTES = 64 * 1024
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const bytes = (text: string) => encoder.encode(text)
@@ -41,10 +42,15 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out
 }
 
-/** Cuts `input` at the given offsets (ascending), copying each piece. */
-function split(input: Uint8Array, cuts: number[]): Uint8Array[] {
+/**
+ * Cuts `input` at the given offsets (ascending). The pieces are views into one copy of it that
+ * starts `shift` bytes into its buffer, so that they sit at every alignment.
+ */
+function split(input: Uint8Array, cuts: number[], shift = 0): Uint8Array[] {
+  const copy = new Uint8Array(input.length + shift).subarray(shift)
+  copy.set(input)
   const bounds = [0, ...cuts, input.length]
-  return bounds.slice(1).map((end, k) => input.slice(bounds[k], end))
+  return bounds.slice(1).map((end, k) => copy.subarray(bounds[k], end))
 }
 
 /** Runs the walker over `chunks` and returns its whole output (throws when malformed). */
@@ -82,7 +88,10 @@ function expectMalformed(chunks: Uint8Array[]): void {
  * A slow model of the rules to check the walker against: split each string into units (a raw
  * byte or an escape) and replace every run of 16 units spelling the placeholder.
  */
-function reference(doc: Uint8Array, tag: string): { out: Uint8Array; count: number; bytes: number } {
+function reference(
+  doc: Uint8Array,
+  tag: string,
+): { out: Uint8Array; count: number; bytes: number } {
   const out: number[] = []
   let count = 0
   let placeholderBytes = 0
@@ -101,7 +110,7 @@ function reference(doc: Uint8Array, tag: string): { out: Uint8Array; count: numb
       units.push({ start: i, end: i + length, char })
       i += length
     }
-    for (let j = 0; j < units.length; ) {
+    for (let j = 0; j < units.length;) {
       const run = units.slice(j, j + 16)
       if (run.length === 16 && run.every((u, k) => u.char === PLACEHOLDER.charCodeAt(k))) {
         out.push(...bytes(tag))
@@ -286,6 +295,36 @@ describe('streaming', () => {
     }
   })
 
+  it('gives the same output whatever the alignment of the chunks in memory', () => {
+    for (let shift = 0; shift < 4; shift++) {
+      for (let cut = 1; cut < input.length; cut += 7) {
+        const out = walk(split(input, [cut], shift), 'bde', cut % 2 === 0)
+        expect(decoder.decode(out)).toBe(EVERY_CASE_OUT)
+      }
+    }
+  })
+
+  it('streams a 25 MiB document without holding it back', async () => {
+    const line = `"data merge entity @e[tag=${PLACEHOLDER}_0] {text:\\"😀\\"}",`
+    const lines = Math.ceil(CHUNK_BYTES / line.length)
+    const chunk = bytes(line.repeat(lines))
+    const total = 25 * 1024 * 1024
+    const walker = new TagWalker('bde')
+    const head = walker.push(bytes('{"lines":['))
+    let written = head.length
+    let read = 0
+    while (read < total) {
+      const out = walker.push(chunk.slice())
+      // Each chunk comes out at once, less what its placeholders lose (16 bytes become 3).
+      expect(out.length).toBe(chunk.length - lines * 13)
+      read += chunk.length
+      written += out.length
+    }
+    written += walker.push(bytes('"end"]}')).length + walker.finish().length
+    const perLine = bytes(line).length - PLACEHOLDER.length + 3
+    expect(written).toBe(10 + (read / bytes(line).length) * perLine + 7)
+  })
+
   it('handles one-byte chunks', () => {
     const cuts = Array.from({ length: input.length - 1 }, (_, k) => k + 1)
     expect(decoder.decode(walk(split(input, cuts)))).toBe(EVERY_CASE_OUT)
@@ -320,7 +359,8 @@ describe('streaming', () => {
     for (let round = 0; round < 300; round++) {
       const doc = bytes(randomDocument(next))
       const expected = reference(doc, 'bde')
-      const out = walk(split(doc, randomCuts(next, doc.length)), 'bde', next() < 0.5)
+      const chunks = split(doc, randomCuts(next, doc.length), round % 4)
+      const out = walk(chunks, 'bde', next() < 0.5)
       expect(decoder.decode(out), decoder.decode(doc)).toBe(decoder.decode(expected.out))
       expect(scanPlaceholders(doc)).toEqual({ count: expected.count, bytes: expected.bytes })
     }
@@ -337,7 +377,10 @@ describe('streaming', () => {
 describe('counting placeholders', () => {
   it('counts the fixtures, 16 bytes each', () => {
     for (const { text, placeholders } of FIXTURES) {
-      expect(scanPlaceholders(bytes(text))).toEqual({ count: placeholders, bytes: placeholders * 16 })
+      expect(scanPlaceholders(bytes(text))).toEqual({
+        count: placeholders,
+        bytes: placeholders * 16,
+      })
     }
   })
 
@@ -402,6 +445,13 @@ describe('rejecting malformed input', () => {
       }
       expectMalformed([input.slice(0, input.length - 1)])
     }
+  })
+
+  it('tells deep nesting from mismatched nesting', () => {
+    const deep = (open: string, close: string) => `{"a":${open.repeat(5000)}${close.repeat(5000)}}`
+    expect(substitute(deep('[{"b":', '}]'))).toBe(deep('[{"b":', '}]'))
+    expectMalformed([bytes(deep('[{"b":', ']}'))])
+    expectMalformed([bytes(deep('[', ']').slice(0, -1) + ']}')])
   })
 
   it('keeps failing after the first error', () => {

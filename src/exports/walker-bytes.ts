@@ -1,7 +1,7 @@
 /**
- * Byte-level primitives of the tag walker: the search for the bytes that matter inside a JSON
- * string, and the placeholder matcher. Both work on UTF-8 bytes, never on decoded text:
- * decoding and re-encoding is what made the old `replaceAll` path slow.
+ * Byte-level pieces of the tag walker: byte tables, the placeholder matchers and the word view
+ * the string scan reads through. All work on UTF-8 bytes, never on decoded text: decoding and
+ * re-encoding is what made the old `replaceAll` path slow.
  */
 
 /** Bytes the walker looks at; a const enum so that bundles inline them in the hot loops. */
@@ -13,7 +13,6 @@ export const enum Byte {
   OpenBrace = 0x7b,
   CloseBrace = 0x7d,
   LowerU = 0x75,
-  UpperM = 0x4d,
 }
 
 /** What `matchPlaceholder` returns when it finds no placeholder end. */
@@ -41,9 +40,12 @@ for (let d = 0; d < 16; d++) {
 export const IS_SHORT_ESCAPE = new Uint8Array(256)
 for (const c of '"\\/bfnrt') IS_SHORT_ESCAPE[c.charCodeAt(0)] = 1
 
-/** The bytes a string scan stops at: its end, an escape, a placeholder's second character. */
+/** The bytes a string scan stops at: its end, an escape, a placeholder's last character. */
 export const IS_STRING_EVENT = new Uint8Array(256)
-IS_STRING_EVENT[Byte.Quote] = IS_STRING_EVENT[Byte.Backslash] = IS_STRING_EVENT[Byte.UpperM] = 1
+IS_STRING_EVENT[Byte.Quote] =
+  IS_STRING_EVENT[Byte.Backslash] =
+  IS_STRING_EVENT[Byte.CloseBracket] =
+    1
 
 /** The code unit written by the `\uXXXX` escape whose backslash is at `at`, or -1 if invalid. */
 export function escapedUnit(buf: Uint8Array, at: number): number {
@@ -80,8 +82,33 @@ export function matchPlaceholder(buf: Uint8Array, at: number, end: number): numb
   return i
 }
 
+/**
+ * For the first escape of a placeholder, at `at` and writing `code`: where the placeholder would
+ * start, the units before it being raw bytes; -1 if they do not spell its beginning.
+ */
+export function placeholderBefore(buf: Uint8Array, at: number, code: number): number {
+  for (let k = 1; k < PLACEHOLDER_UNITS && k <= at; k++) {
+    if (PLACEHOLDER_BYTES[k] === code && isRawPrefix(buf, at - k, k)) return at - k
+  }
+  return -1
+}
+
+/** Where raw bytes just before `at` begin to spell the placeholder, or `at`: what to hold back. */
+export function rawPrefixStart(buf: Uint8Array, at: number): number {
+  for (let k = Math.min(PLACEHOLDER_UNITS - 1, at); k >= 1; k--) {
+    if (isRawPrefix(buf, at - k, k)) return at - k
+  }
+  return at
+}
+
+/** Whether the `length` bytes at `start` are the placeholder's first `length` characters, raw. */
+function isRawPrefix(buf: Uint8Array, start: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (buf[start + k] !== PLACEHOLDER_BYTES[k]) return false
+  return true
+}
+
 /** Whether the 16 bytes at `at` are `[MODELSERVERTAG]`, spelled out for speed. */
-function isRawPlaceholder(buf: Uint8Array, at: number): boolean {
+export function isRawPlaceholder(buf: Uint8Array, at: number): boolean {
   return (
     buf[at] === 0x5b &&
     buf[at + 1] === 0x4d &&
@@ -104,10 +131,11 @@ function isRawPlaceholder(buf: Uint8Array, at: number): boolean {
 
 /** The word scan reads the first byte of a word as its lowest bits. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+const NO_WORDS = new Int32Array(0)
 
 /**
  * Four-byte words of `buf`, read through an aligned `Int32Array`, so the string scan can test
- * four bytes per step (typed array `indexOf` is a byte loop in V8, and we need three bytes).
+ * four bytes per step (typed array `indexOf` is a byte loop in V8, one byte value per call).
  * Empty on a big-endian machine, where every byte then takes the byte-by-byte path.
  */
 export class WordView {
@@ -116,9 +144,13 @@ export class WordView {
   readonly base: number
 
   constructor(buf: Uint8Array) {
-    const base = Math.min((4 - (buf.byteOffset & 3)) & 3, buf.length)
-    const count = LITTLE_ENDIAN ? (buf.length - base) >>> 2 : 0
-    this.base = base
-    this.words = new Int32Array(buf.buffer, buf.byteOffset + base, count)
+    const skip = (4 - (buf.byteOffset & 3)) & 3
+    if (!LITTLE_ENDIAN || buf.length < skip + 4) {
+      this.base = buf.length
+      this.words = NO_WORDS
+    } else {
+      this.base = skip
+      this.words = new Int32Array(buf.buffer, buf.byteOffset + skip, (buf.length - skip) >>> 2)
+    }
   }
 }

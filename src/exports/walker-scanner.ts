@@ -15,16 +15,15 @@ import {
   Match,
   WordView,
   escapedUnit,
+  isRawPlaceholder,
   matchPlaceholder,
+  placeholderBefore,
+  rawPrefixStart,
 } from './walker-bytes'
 
 /** Why a document was rejected. */
 export type MalformedReason =
-  | 'not-an-object'
-  | 'mismatched-bracket'
-  | 'invalid-escape'
-  | 'trailing-data'
-  | 'unexpected-end'
+  'not-an-object' | 'mismatched-bracket' | 'invalid-escape' | 'trailing-data' | 'unexpected-end'
 
 /** Thrown (or used to error the stream) when the input is not a complete, well-formed JSON document. */
 export class MalformedExportError extends Error {
@@ -79,7 +78,7 @@ export class JsonScanner {
    * placeholder found to `found`, when given. Throws `MalformedExportError`.
    *
    * One long function on purpose: V8 does not inline the word search, and a call per event
-   * (quote, escape, `[`) cost a third of the time.
+   * (quote, escape, `]`) cost a third of the time.
    */
   scan(buf: Uint8Array, found: number[] | null): number {
     const n = buf.length
@@ -106,42 +105,62 @@ export class JsonScanner {
         break
       }
 
-      // Inside a string: find the next quote, backslash or `M` from `i`. `M` rather than `[`:
-      // most `[` in exports open selectors and lists, while an `M` is nearly always the second
-      // character of a placeholder, whose `[` is then right before it (or an escape, an event).
+      // Inside a string: find the next `"`, backslash or `]` from `i`. A raw placeholder is seen
+      // at its `]`, one with escapes at its first escape. The common events (a `]`, a short
+      // escape such as `\"`) are handled in the word loop; the rest break out to `at`.
       let at = -1
       if (i >= base && i < wordsEnd) {
+        // SWAR, in literals as V8 re-reads module constants on each use. With y = x ^ 0x22..,
+        // a `"` is a zero byte of y and a backslash or `]` (0x5c, 0x5d) a byte 0x7e or 0x7f.
+        // `(y - 0x01..) & ~y & 0x80..` is non-zero iff y has a zero byte; `((y & 0x7f..) +
+        // 0x02..) & ~y & 0x80..` marks exactly the bytes 0x7e and 0x7f (no carry crosses a byte);
+        // `~(((y & 0x7f..) + 0x7f..) | y | 0x7f..)` marks exactly the zero bytes.
         let w = (i - base) >> 2
-        // Bytes before `i` in its word are masked out of the first word's hits.
-        let mask = -1 << (((i - base) & 3) << 3)
-        // SWAR: a byte of `x ^ c` is zero where `x` holds `c`; `(v - 0x01..) & ~v & 0x80..` is
-        // non-zero iff v has a zero byte; `~(((v & 0x7f..) + 0x7f..) | v | 0x7f..)` marks
-        // exactly its zero bytes. Literals, as V8 re-reads module constants on each use.
-        for (; w < wordCount; w++) {
-          const x = words[w]!
-          const q = x ^ 0x22222222
-          const b = x ^ 0x5c5c5c5c
-          const m = x ^ 0x4d4d4d4d
-          const any = ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b) | ((m - 0x01010101) & ~m)
-          if ((any & 0x80808080) === 0) {
-            mask = -1
+        let y = words[w]! ^ 0x22222222
+        // Bytes before `i` in its word are masked out.
+        let hits =
+          (~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y | 0x7f7f7f7f) |
+            (((y & 0x7f7f7f7f) + 0x02020202) & ~y & 0x80808080)) &
+          (-1 << (((i - base) & 3) << 3))
+        // Bytes before `next` are consumed (an escape can reach into the next word).
+        let next = i
+        for (;;) {
+          if (hits === 0) {
+            if (++w >= wordCount) break
+            // Two words a step while neither holds one of the bytes.
+            for (; w + 1 < wordCount; w += 2) {
+              const y0 = words[w]! ^ 0x22222222
+              const y1 = words[w + 1]! ^ 0x22222222
+              const any0 = (((y0 & 0x7f7f7f7f) + 0x02020202) | (y0 - 0x01010101)) & ~y0
+              const any1 = (((y1 & 0x7f7f7f7f) + 0x02020202) | (y1 - 0x01010101)) & ~y1
+              if (((any0 | any1) & 0x80808080) !== 0) break
+            }
+            y = words[w]! ^ 0x22222222
+            hits =
+              ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y | 0x7f7f7f7f) |
+              (((y & 0x7f7f7f7f) + 0x02020202) & ~y & 0x80808080)
             continue
           }
-          const hits =
-            ~(
-              (((q & 0x7f7f7f7f) + 0x7f7f7f7f) | q | 0x7f7f7f7f) &
-              (((b & 0x7f7f7f7f) + 0x7f7f7f7f) | b | 0x7f7f7f7f) &
-              (((m & 0x7f7f7f7f) + 0x7f7f7f7f) | m | 0x7f7f7f7f)
-            ) & mask
-          mask = -1
-          // Little-endian words: the lowest set bit marks the first hit.
-          if (hits !== 0) {
-            at = base + (w << 2) + ((31 - Math.clz32(hits & -hits)) >> 3)
-            break
+          // Little-endian words: the lowest set bit marks the first byte found.
+          const p = base + (w << 2) + ((31 - Math.clz32(hits & -hits)) >> 3)
+          hits &= hits - 1
+          if (p < next) continue
+          const c = buf[p]!
+          if (c === Byte.CloseBracket) {
+            if (p >= 15 && isRawPlaceholder(buf, p - 15)) this.record(p - 15, p + 1, found)
+            next = p + 1
+            continue
           }
+          if (c === Byte.Backslash && p + 1 < n && buf[p + 1] !== Byte.LowerU) {
+            if (IS_SHORT_ESCAPE[buf[p + 1]!] !== 1) this.fail('invalid-escape', p)
+            next = p + 2
+            continue
+          }
+          at = p
+          break
         }
         if (at < 0) {
-          i = wordsEnd
+          i = next > wordsEnd ? next : wordsEnd
           continue
         }
       } else {
@@ -154,8 +173,6 @@ export class JsonScanner {
         }
         if (at < 0) {
           i = stop
-          // A `[` ending the buffer may start a placeholder: hold it back.
-          if (i === n && buf[n - 1] === Byte.OpenBracket) i = n - 1
           continue
         }
       }
@@ -166,51 +183,44 @@ export class JsonScanner {
         i = at + 1
         continue
       }
-      // A raw `[` before `at` is never part of an earlier event (none ends with `[`), so it is a
-      // unit of this string and a placeholder may start there.
-      const afterBracket = at > 0 && buf[at - 1] === Byte.OpenBracket
-      let start = at - 1
-      let next = at + 1
-      if (c === Byte.Backslash) {
-        if (at + 1 >= n || (at + 6 > n && buf[at + 1] === Byte.LowerU)) {
-          i = afterBracket ? at - 1 : at
-          break
-        }
-        const e = buf[at + 1]!
-        if (e !== Byte.LowerU) {
-          if (IS_SHORT_ESCAPE[e] !== 1) this.fail('invalid-escape', at)
-          i = at + 2
-          continue
-        }
-        const code = escapedUnit(buf, at)
-        if (code < 0) this.fail('invalid-escape', at)
-        next = at + 6
-        if (code === Byte.OpenBracket) start = at
-        else if (code !== Byte.UpperM || !afterBracket) {
-          i = next
-          continue
-        }
-      } else if (!afterBracket) {
-        i = next
+      if (c === Byte.CloseBracket) {
+        if (at >= 15 && isRawPlaceholder(buf, at - 15)) this.record(at - 15, at + 1, found)
+        i = at + 1
         continue
       }
-      const end = matchPlaceholder(buf, start, n)
+      if (at + 1 >= n || (at + 6 > n && buf[at + 1] === Byte.LowerU)) {
+        i = rawPrefixStart(buf, at)
+        break
+      }
+      const e = buf[at + 1]!
+      if (e !== Byte.LowerU) {
+        if (IS_SHORT_ESCAPE[e] !== 1) this.fail('invalid-escape', at)
+        i = at + 2
+        continue
+      }
+      const code = escapedUnit(buf, at)
+      if (code < 0) this.fail('invalid-escape', at)
+      const start = code === Byte.OpenBracket ? at : placeholderBefore(buf, at, code)
+      const end = start < 0 ? Match.None : matchPlaceholder(buf, start, n)
       if (end === Match.NeedMore) {
         i = start
         break
       }
-      if (end === Match.None) {
-        i = next
-        continue
-      }
-      this.placeholders++
-      this.placeholderBytes += end - start
-      found?.push(start, end)
-      i = end
+      i = end === Match.None ? at + 6 : this.record(start, end, found)
     }
+    // The buffer may end in the raw start of a placeholder: hold it back.
+    if (inString && i === n) i = rawPrefixStart(buf, n)
     this.inString = inString
     this.position += i
     return i
+  }
+
+  /** Counts the placeholder at `[start, end)`; returns `end`. */
+  private record(start: number, end: number, found: number[] | null): number {
+    this.placeholders++
+    this.placeholderBytes += end - start
+    found?.push(start, end)
+    return end
   }
 
   /** Throws unless the bytes scanned so far are a whole document. */

@@ -20,8 +20,8 @@ const EMPTY = new Uint8Array(0)
 /** Options of `TagWalker`. */
 export interface TagWalkerOptions {
   /**
-   * Write the output over each pushed chunk, sparing a copy. Only for chunks nobody reads
-   * afterwards, as in a stream.
+   * Write the output over each pushed chunk (when the tag is no longer than a placeholder),
+   * sparing a copy. Only for chunks nobody reads afterwards, as in a stream.
    */
   reuseInput?: boolean
 }
@@ -51,6 +51,7 @@ export class TagWalker {
     let buf = chunk
     let owned = this.reuseInput
     if (this.held) {
+      // Rare (a chunk ended inside an escape or placeholder): one copy of this chunk.
       buf = new Uint8Array(this.held.length + chunk.length)
       buf.set(this.held)
       buf.set(chunk, this.held.length)
@@ -106,7 +107,7 @@ export function scanPlaceholders(document: Uint8Array): { count: number; bytes: 
 export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Array> {
   // A chunk written to a stream belongs to its reader, so its memory can take the output.
   const walker = new TagWalker(tag, { reuseInput: true })
-  return new TransformStream({
+  return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       const out = walker.push(chunk)
       if (out.length > 0) controller.enqueue(out)

@@ -5,13 +5,19 @@
  */
 import { idQuarantineSeconds, idSpaceSize, type Env } from '../config'
 import { ServiceFailure, type Failure } from '../http/errors'
-import type { IdState } from './id-allocator'
+import type { Allocation, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 
 /** Retry-After of a live ID that this location's KV does not show yet. */
 export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5
 /** A read path lookup that has not answered by then counts as failed (the miss stays a 404). */
 export const LOOKUP_TIMEOUT_MS = 2000
+/**
+ * An allocation that has not answered by then fails the publish with 503 rather than hang it.
+ * If it did succeed late, its ID stays reserved, unused, until its quarantine ends: never issued
+ * twice.
+ */
+export const ALLOCATE_TIMEOUT_MS = 5000
 
 /** Reserves a new ID for an export that expires at `expiresAt` (ms since the Unix epoch). */
 export async function allocateId(env: Env, expiresAt: number): Promise<string> {
@@ -22,7 +28,10 @@ export async function allocateId(env: Env, expiresAt: number): Promise<string> {
     let allocation
     try {
       const allocator = env.ID_ALLOCATOR.getByName(shardName(space, shard))
-      allocation = await allocator.allocate({ space, shard, expiresAt, quarantineSeconds })
+      allocation = await withTimeout<Allocation>(
+        allocator.allocate({ space, shard, expiresAt, quarantineSeconds }),
+        ALLOCATE_TIMEOUT_MS,
+      )
     } catch (cause) {
       throw new ServiceFailure({ reason: 'allocator_failed', cause })
     }
@@ -89,6 +98,19 @@ export async function whyMissing(env: Env, id: string): Promise<Failure> {
       return { reason: 'expired', id }
     case 'live':
       return { reason: 'not_yet_visible', id, retryAfterSeconds: NOT_VISIBLE_RETRY_AFTER_SECONDS }
+  }
+}
+
+/** `promise`, or a rejection once `ms` have passed without an answer. */
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    if (timer !== undefined) clearTimeout(timer)
   }
 }
 

@@ -1,0 +1,49 @@
+/**
+ * The soak of scripts/soak.mjs, shortened to 15 seconds for CI: the script starts the service
+ * itself with small limits, so windows turn over within the run. `npm run soak` is the full run.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const SOAK_SECONDS = 15
+
+interface SoakSummary {
+  requests: number
+  statuses: Record<string, number>
+  refusals: number
+  publishes: number
+  servedUnlimited: number
+  mostAdmittedInOneWindow: { short: number; long: number }
+  mostWindowsOfOneClient: { short: number; long: number }
+  violations: Record<string, { count: number; examples: string[] }>
+}
+
+describe('npm run soak', () => {
+  it('admits no client beyond its quota, refuses with the right Retry-After, and never answers 5xx', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        'scripts/soak.mjs',
+        ...['--duration', String(SOAK_SECONDS), '--ips', '200', '--concurrency', '16'],
+        ...['--short', '20/10', '--long', '30/30', '--json'],
+      ],
+      { timeout: (SOAK_SECONDS + 90) * 1000 },
+    ).catch((error: { stdout?: string; stderr?: string }) => {
+      // Exit code 1 means violations: show the summary that lists them.
+      throw new Error(`soak failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
+    })
+    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as SoakSummary
+    expect(summary.violations).toEqual({})
+    expect(summary.servedUnlimited).toBe(0)
+    expect(Object.keys(summary.statuses).filter((status) => Number(status) >= 500)).toEqual([])
+    // It did what a soak must: load that reached the limits, refusals, and windows that turned over.
+    expect(summary.requests).toBeGreaterThan(500)
+    expect(summary.publishes).toBeGreaterThan(10)
+    expect(summary.statuses['200']).toBeGreaterThan(0)
+    expect(summary.refusals).toBeGreaterThan(0)
+    expect(summary.mostAdmittedInOneWindow).toEqual({ short: 20, long: 30 })
+    expect(summary.mostWindowsOfOneClient.short).toBeGreaterThanOrEqual(2)
+  })
+})
