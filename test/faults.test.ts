@@ -7,7 +7,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey, type ExportMetadata } from '../src/exports/store'
+import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
 import { PublishService, type PublishErrorFields } from '../src/publish/entrypoint'
 import { call, callWithEnv, storeExport } from './helpers'
@@ -190,6 +190,27 @@ describe('a KV write that fails when the ID cannot be given back either', () => 
     // The only ID is still held: the next publish finds the space full instead of reusing it.
     const next = await publishWith(TINY)
     expect(next.status).toBe(503)
+    expect((await errorOf(next)).code).toBe('capacity')
+  })
+})
+
+describe('a KV write that does not answer', () => {
+  it('answers 503 after the write timeout and keeps the ID reserved, as the write may still land', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const hangingWrites = new Proxy(env.EXPORTS, {
+      get(target, key) {
+        if (key === 'put') return () => new Promise(() => {})
+        const value: unknown = Reflect.get(target, key)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const started = Date.now()
+    const res = await publishWith({ ...TINY, EXPORTS: hangingWrites })
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(KV_WRITE_TIMEOUT_MS)
+    expect(logged(log).join('\n')).toContain('storing export 100000 timed out')
+    const next = await publishWith(TINY)
     expect((await errorOf(next)).code).toBe('capacity')
   })
 })

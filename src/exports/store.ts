@@ -7,6 +7,7 @@
  * edge caches may serve a value a little longer), so the rule "retrievable for exactly the
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
+import { withTimeout } from '../timeout'
 import { scanPlaceholders } from './walker'
 
 /** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
@@ -17,6 +18,8 @@ export const KV_MIN_EXPIRATION_TTL_SECONDS = 60
 export const KV_MAX_VALUE_BYTES = 25 * 1024 * 1024
 /** A KV read that has not answered by then is treated as a storage failure. */
 export const KV_READ_TIMEOUT_MS = 3000
+/** A KV write that has not answered by then fails the publish (a 25 MiB write takes seconds). */
+export const KV_WRITE_TIMEOUT_MS = 10_000
 
 /** Metadata stored beside each export (KV allows 1024 bytes of it). */
 export interface ExportMetadata {
@@ -62,10 +65,11 @@ export async function putExport(
     placeholders: count,
     placeholderBytes: bytes,
   }
-  await kv.put(exportKey(id), document, {
+  const write = kv.put(exportKey(id), document, {
     expirationTtl: Math.max(ttlSeconds, KV_MIN_EXPIRATION_TTL_SECONDS),
     metadata,
   })
+  await withTimeout(write, KV_WRITE_TIMEOUT_MS, 'KV write')
   return metadata
 }
 
@@ -75,7 +79,7 @@ export async function putExport(
  */
 export async function openExport(kv: KVNamespace, id: string): Promise<StoredExport | null> {
   const read = kv.getWithMetadata<ExportMetadata>(exportKey(id), { type: 'stream' })
-  const { value, metadata } = await withTimeout(read, KV_READ_TIMEOUT_MS)
+  const { value, metadata } = await withTimeout(read, KV_READ_TIMEOUT_MS, 'KV read')
   if (value === null) return null
   if (!isExportMetadata(metadata)) {
     void value.cancel()
@@ -100,11 +104,4 @@ function isExportMetadata(value: unknown): value is ExportMetadata {
     typeof m.placeholders === 'number' &&
     typeof m.placeholderBytes === 'number'
   )
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let fail: (reason: Error) => void = () => {}
-  const timeout = new Promise<never>((_, reject) => (fail = reject))
-  const timer = setTimeout(() => fail(new Error(`KV read timed out after ${ms} ms`)), ms)
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

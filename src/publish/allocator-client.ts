@@ -5,6 +5,7 @@
  */
 import { idQuarantineSeconds, idSpaceSize, type Env } from '../config'
 import { ServiceFailure, type Failure } from '../http/errors'
+import { withTimeout } from '../timeout'
 import type { Allocation, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 
@@ -31,6 +32,7 @@ export async function allocateId(env: Env, expiresAt: number): Promise<string> {
       allocation = await withTimeout<Allocation>(
         allocator.allocate({ space, shard, expiresAt, quarantineSeconds }),
         ALLOCATE_TIMEOUT_MS,
+        'ID allocation',
       )
     } catch (cause) {
       throw new ServiceFailure({ reason: 'allocator_failed', cause })
@@ -76,20 +78,11 @@ export async function lookupId(env: Env, id: string): Promise<IdState> {
  */
 export async function whyMissing(env: Env, id: string): Promise<Failure> {
   let known: IdState
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer in ${LOOKUP_TIMEOUT_MS} ms`)),
-      LOOKUP_TIMEOUT_MS,
-    )
-  })
   try {
-    known = await Promise.race([lookupId(env, id), timeout])
+    known = await withTimeout(lookupId(env, id), LOOKUP_TIMEOUT_MS, 'ID lookup')
   } catch (error) {
     console.error(`looking up ID ${id} failed; answering 404`, error)
     return { reason: 'unknown_id', id }
-  } finally {
-    if (timer !== undefined) clearTimeout(timer)
   }
   switch (known.state) {
     case 'never_issued':
@@ -98,19 +91,6 @@ export async function whyMissing(env: Env, id: string): Promise<Failure> {
       return { reason: 'expired', id }
     case 'live':
       return { reason: 'not_yet_visible', id, retryAfterSeconds: NOT_VISIBLE_RETRY_AFTER_SECONDS }
-  }
-}
-
-/** `promise`, or a rejection once `ms` have passed without an answer. */
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)
-  })
-  try {
-    return await Promise.race([promise, timeout])
-  } finally {
-    if (timer !== undefined) clearTimeout(timer)
   }
 }
 

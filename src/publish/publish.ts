@@ -6,6 +6,7 @@
 import { exportTtlSeconds, type Env } from '../config'
 import { putExport } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
+import { TimeoutError } from '../timeout'
 import { allocateId, releaseId } from './allocator-client'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
@@ -44,7 +45,10 @@ export async function publish(
   try {
     await putExport(env.EXPORTS, id, document, publishedAt, ttlSeconds)
   } catch (cause) {
-    await releaseId(env, id, expiresAt)
+    // A write that timed out may still land; its ID then stays reserved until its quarantine
+    // ends, so it can never serve this document under someone else's publish.
+    if (cause instanceof TimeoutError) console.error(`storing export ${id} timed out`, cause)
+    else await releaseId(env, id, expiresAt)
     throw new ServiceFailure({ reason: 'storage_failed', cause })
   }
   return {

@@ -12,6 +12,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
 import { errorResponse } from '../http/errors'
+import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { parseWindowRule, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
@@ -57,20 +58,12 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
 
 /** The limiter's verdict, or null when it cannot give one in time (logged). */
 async function askLimiter(env: Env, key: string, rules: WindowRule[]): Promise<RateVerdict | null> {
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${LIMITER_TIMEOUT_MS} ms`)),
-      LIMITER_TIMEOUT_MS,
-    )
-  })
   try {
-    return await Promise.race([env.RATE_LIMITER.getByName(key).hit(rules), timeout])
+    const hit = env.RATE_LIMITER.getByName(key).hit(rules)
+    return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
     console.error('rate limiter unavailable, serving without a limit:', cause)
     return null
-  } finally {
-    clearTimeout(timer)
   }
 }
 
