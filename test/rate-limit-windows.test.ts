@@ -4,6 +4,7 @@ import {
   nearestExhaustion,
   parseWindowRule,
   rateLimitHeaders,
+  refusalAsOf,
   type WindowRule,
   type WindowState,
 } from '../src/rate-limit/windows'
@@ -49,9 +50,10 @@ describe('decide', () => {
     expect(verdict).toEqual({
       admitted: true,
       retryAfterSeconds: 0,
+      retryAt: 0,
       windows: [
-        { name: 'short', limit: 2, remaining: 1, resetSeconds: 10 },
-        { name: 'long', limit: 3, remaining: 2, resetSeconds: 100 },
+        { name: 'short', limit: 2, remaining: 1, resetSeconds: 10, resetAt: T0 + 10_000 },
+        { name: 'long', limit: 3, remaining: 2, resetSeconds: 100, resetAt: T0 + 100_000 },
       ],
     })
     expect(next).toEqual({
@@ -97,8 +99,15 @@ describe('decide', () => {
       long: { count: 3, resetAt: T0 + 50_000 },
     }
     const { verdict } = decide(RULES, stored, T0)
-    expect(verdict.windows[0]).toEqual({ name: 'short', limit: 2, remaining: 2, resetSeconds: 10 })
+    expect(verdict.windows[0]).toEqual({
+      name: 'short',
+      limit: 2,
+      remaining: 2,
+      resetSeconds: 10,
+      resetAt: T0 + 10_000,
+    })
     expect(verdict.retryAfterSeconds).toBe(50)
+    expect(verdict.retryAt).toBe(T0 + 50_000)
   })
 
   it('never reports a negative remaining count after the limit was lowered', () => {
@@ -127,5 +136,37 @@ describe('rateLimitHeaders', () => {
       'RateLimit-Policy': '"short";q=2;w=10, "long";q=3;w=100',
       RateLimit: '"short";r=1;t=10, "long";r=2;t=100',
     })
+  })
+})
+
+describe('refusalAsOf', () => {
+  const refused = decide(
+    RULES,
+    { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
+    T0,
+  ).verdict
+
+  it('moves only the durations of a standing refusal', () => {
+    expect(refused.admitted).toBe(false)
+    const later = refusalAsOf(RULES, refused, T0 + 2_500)
+    expect(later).toEqual(
+      decide(
+        RULES,
+        { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
+        T0 + 2_500,
+      ).verdict,
+    )
+    expect(later.retryAfterSeconds).toBe(2)
+  })
+
+  it('shows a window that lapsed meanwhile as empty, as the limiter would', () => {
+    const stored = {
+      short: { count: 1, resetAt: T0 + 4_000 },
+      long: { count: 3, resetAt: T0 + 60_000 },
+    }
+    const refusal = decide(RULES, stored, T0).verdict
+    expect(refusalAsOf(RULES, refusal, T0 + 5_000)).toEqual(
+      decide(RULES, stored, T0 + 5_000).verdict,
+    )
   })
 })

@@ -1,4 +1,5 @@
 import { evictAllDurableObjects, reset } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LIMITER_TIMEOUT_MS } from '../src/rate-limit/middleware'
 import { call, callWithEnv, storeExport } from './helpers'
@@ -311,5 +312,51 @@ describe('when the limiter cannot answer', () => {
     expect(trio(res)).toBeNull()
     expect(performance.now() - started).toBeLessThan(LIMITER_TIMEOUT_MS + 2000)
     expect(limiterLogs(log)).toHaveLength(1)
+  })
+})
+
+describe('a client that keeps sending while refused', () => {
+  /** The real limiter namespace, counting the calls that reach an object. */
+  function countingLimiter(): { namespace: Cloudflare.Env['RATE_LIMITER']; calls: () => number } {
+    let calls = 0
+    const real = env.RATE_LIMITER
+    const namespace = {
+      getByName(name: string) {
+        const stub = real.getByName(name)
+        return {
+          hit: (...args: Parameters<typeof stub.hit>) => {
+            calls++
+            return stub.hit(...args)
+          },
+        }
+      },
+    } as unknown as Cloudflare.Env['RATE_LIMITER']
+    return { namespace, calls: () => calls }
+  }
+
+  it('is refused from memory, with the limiter’s own answer, until it may retry', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
+    const limiter = countingLimiter()
+    const vars = { ...SMALL, RATE_LIMITER: limiter.namespace }
+    for (let i = 0; i < 3; i++)
+      expect((await from('192.0.2.90', UNKNOWN_ID, {}, vars)).status).toBe(404)
+    await expectRefused(await from('192.0.2.90', UNKNOWN_ID, {}, vars), 10)
+    expect(limiter.calls()).toBe(4)
+
+    at(2.5)
+    for (let i = 0; i < 20; i++) {
+      const res = await from('192.0.2.90', UNKNOWN_ID, {}, vars)
+      await expectRefused(res, 8)
+      expect(trio(res)).toBe('3/0/8')
+      expect(res.headers.get('RateLimit')).toBe('"short";r=0;t=8, "long";r=2;t=98')
+    }
+    expect(limiter.calls()).toBe(4)
+
+    at(10)
+    const admitted = await from('192.0.2.90', UNKNOWN_ID, {}, vars)
+    expect(admitted.status).toBe(404)
+    expect(trio(admitted)).toBe('5/1/90')
+    expect(limiter.calls()).toBe(5)
   })
 })

@@ -14,6 +14,7 @@ import type { Env } from '../config'
 import { errorResponse } from '../http/errors'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
+import { RefusalMemory } from './refusal-memory'
 import { parseWindowRule, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
 /** How long a request waits for the limiter before being served unlimited. */
@@ -35,11 +36,14 @@ export function rateLimitRules(env: Env): WindowRule[] {
 
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
 export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
+  const refusals = new RefusalMemory()
   return async (c, next) => {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
     const rules = rateLimitRules(c.env)
-    const verdict = await askLimiter(c.env, clientKey(c.req.header(CLIENT_IP_HEADER)), rules)
+    const key = clientKey(c.req.header(CLIENT_IP_HEADER))
+    const verdict = refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules))
     if (verdict === null) return next()
+    if (!verdict.admitted) refusals.remember(key, rules, verdict)
 
     const headers = rateLimitHeaders(rules, verdict)
     if (!verdict.admitted) {

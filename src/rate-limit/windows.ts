@@ -27,6 +27,8 @@ export interface WindowReport {
   remaining: number
   /** Whole seconds until the window resets, rounded up: a duration, not a timestamp. */
   resetSeconds: number
+  /** When the window resets, ms since the Unix epoch. */
+  resetAt: number
 }
 
 /** The limiter's answer to one request. */
@@ -34,6 +36,8 @@ export interface RateVerdict {
   admitted: boolean
   /** Whole seconds until the request would be admitted (at least 1); 0 when admitted. */
   retryAfterSeconds: number
+  /** When a refused request would be admitted, ms since the Unix epoch; 0 when admitted. */
+  retryAt: number
   /** One report per rule, in the order of the rules. */
   windows: WindowReport[]
 }
@@ -71,11 +75,28 @@ export function decide(
   const admitted = refusing.length === 0
   const after = admitted ? states.map((s) => ({ count: s.count + 1, resetAt: s.resetAt })) : states
   const windows = rules.map((rule, i) => report(rule, after[i]!, now))
-  const retryAfterSeconds = admitted
-    ? 0
-    : Math.max(1, ...refusing.map((state) => secondsUntil(state.resetAt, now)))
+  const retryAt = admitted ? 0 : Math.max(...refusing.map((state) => state.resetAt))
+  const retryAfterSeconds = admitted ? 0 : retryAfter(retryAt, now)
   const next = admitted ? Object.fromEntries(rules.map((rule, i) => [rule.name, after[i]!])) : null
-  return { verdict: { admitted, retryAfterSeconds, windows }, next }
+  return { verdict: { admitted, retryAfterSeconds, retryAt, windows }, next }
+}
+
+/**
+ * A refusal as it stands at a later `now` before its `retryAt`: nothing was counted since (a
+ * refusal counts nowhere), so only the durations move, and a window that lapsed meanwhile is
+ * empty again, exactly as `decide` would report it.
+ */
+export function refusalAsOf(
+  rules: readonly WindowRule[],
+  refusal: RateVerdict,
+  now: number,
+): RateVerdict {
+  const windows = refusal.windows.map((w, i) =>
+    now < w.resetAt
+      ? { ...w, resetSeconds: secondsUntil(w.resetAt, now) }
+      : report(rules[i]!, currentState(rules[i]!, undefined, now), now),
+  )
+  return { ...refusal, retryAfterSeconds: retryAfter(refusal.retryAt, now), windows }
 }
 
 /**
@@ -130,7 +151,13 @@ function report(rule: WindowRule, state: WindowState, now: number): WindowReport
     limit: rule.limit,
     remaining: Math.max(0, rule.limit - state.count),
     resetSeconds: secondsUntil(state.resetAt, now),
+    resetAt: state.resetAt,
   }
+}
+
+/** Spec 7: Retry-After is whole seconds, rounded up, and at least 1. */
+function retryAfter(at: number, now: number): number {
+  return Math.max(1, secondsUntil(at, now))
 }
 
 function secondsUntil(at: number, now: number): number {
