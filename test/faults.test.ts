@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
 import { PublishService, type PublishErrorFields } from '../src/publish/entrypoint'
-import { call, callWithEnv, storeExport } from './helpers'
+import { call, callWithEnv, storeExport, kvWithPut } from './helpers'
 import { errorOf, publishWith, SMALL_EXPORT } from './publishing'
 
 const ID = '241235'
@@ -28,17 +28,6 @@ function kvServing(metadata: unknown, body: () => ReadableStream<Uint8Array> | n
   return {
     getWithMetadata: () => Promise.resolve({ value: body(), metadata }),
   } as unknown as KVNamespace
-}
-
-/** A KV binding that reads normally and fails every write. */
-function kvFailingWrites(): KVNamespace {
-  return new Proxy(env.EXPORTS, {
-    get(target, key) {
-      if (key === 'put') return () => Promise.reject(new Error('KV write failed'))
-      const value: unknown = Reflect.get(target, key)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
 }
 
 /**
@@ -182,7 +171,11 @@ describe('a KV write that fails when the ID cannot be given back either', () => 
   it('answers 503, logs, and keeps the ID reserved so it is never issued twice', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const noRelease = allocatorWith({ release: () => Promise.reject(new Error('DO unreachable')) })
-    const res = await publishWith({ ...TINY, EXPORTS: kvFailingWrites(), ID_ALLOCATOR: noRelease })
+    const res = await publishWith({
+      ...TINY,
+      EXPORTS: kvWithPut(() => Promise.reject(new Error('KV write failed'))),
+      ID_ALLOCATOR: noRelease,
+    })
     expect(res.status).toBe(503)
     expect((await errorOf(res)).code).toBe('unavailable')
     expect(await storedKeys()).toEqual([])
@@ -197,13 +190,7 @@ describe('a KV write that fails when the ID cannot be given back either', () => 
 describe('a KV write that does not answer', () => {
   it('answers 503 after the write timeout and keeps the ID reserved, as the write may still land', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const hangingWrites = new Proxy(env.EXPORTS, {
-      get(target, key) {
-        if (key === 'put') return () => new Promise(() => {})
-        const value: unknown = Reflect.get(target, key)
-        return typeof value === 'function' ? value.bind(target) : value
-      },
-    })
+    const hangingWrites = kvWithPut(() => new Promise(() => {}))
     const started = Date.now()
     const res = await publishWith({ ...TINY, EXPORTS: hangingWrites })
     expect(res.status).toBe(503)

@@ -40,3 +40,14 @@ export async function callWithEnv(
   await waitOnExecutionContext(ctx)
   return response
 }
+
+/** The real KV binding with its `put` replaced: how tests make writes fail or hang. */
+export function kvWithPut(put: () => Promise<unknown>): KVNamespace {
+  return new Proxy(env.EXPORTS, {
+    get(target, key) {
+      if (key === 'put') return put
+      const value: unknown = Reflect.get(target, key)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}

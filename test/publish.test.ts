@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../src/exports/store'
 import { LOOKUP_TIMEOUT_MS } from '../src/publish/allocator-client'
-import { call, callWithEnv } from './helpers'
+import { call, callWithEnv, kvWithPut } from './helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT } from './publishing'
 
 const T0 = Date.UTC(2030, 0, 1)
@@ -16,17 +16,6 @@ function at(seconds: number): void {
 /** Removes an export from KV, as KV's own expiry (or a location that has not seen it) would. */
 function dropFromKv(id: string): Promise<void> {
   return env.EXPORTS.delete(exportKey(id))
-}
-
-/** A KV binding that reads normally and fails every write. */
-function kvFailingWrites(): KVNamespace {
-  return new Proxy(env.EXPORTS, {
-    get(target, key) {
-      if (key === 'put') return () => Promise.reject(new Error('KV write failed'))
-      const value: unknown = Reflect.get(target, key)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
 }
 
 /** An allocator namespace whose every call fails, like an unreachable Durable Object. */
@@ -135,7 +124,10 @@ describe('publishing and retrieving an export', () => {
 describe('a publish that fails', () => {
   it('gives the ID back when the KV write fails, and stores nothing', async () => {
     const tiny = { ID_SPACE_SIZE: '1' }
-    const res = await publishWith({ ...tiny, EXPORTS: kvFailingWrites() })
+    const res = await publishWith({
+      ...tiny,
+      EXPORTS: kvWithPut(() => Promise.reject(new Error('KV write failed'))),
+    })
     expect(res.status).toBe(503)
     expect(res.headers.get('Retry-After')).toBe('1')
     expect((await errorOf(res)).code).toBe('unavailable')

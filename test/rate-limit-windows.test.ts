@@ -118,9 +118,9 @@ describe('decide', () => {
 
 describe('nearestExhaustion', () => {
   it('picks the window with fewest remaining, and on a tie the one that resets later', () => {
-    const a = { name: 'a', limit: 5, remaining: 1, resetSeconds: 10 }
-    const b = { name: 'b', limit: 9, remaining: 1, resetSeconds: 90 }
-    const c = { name: 'c', limit: 9, remaining: 4, resetSeconds: 500 }
+    const a = { name: 'a', limit: 5, remaining: 1, resetSeconds: 10, resetAt: T0 + 10_000 }
+    const b = { name: 'b', limit: 9, remaining: 1, resetSeconds: 90, resetAt: T0 + 90_000 }
+    const c = { name: 'c', limit: 9, remaining: 4, resetSeconds: 500, resetAt: T0 + 500_000 }
     expect(nearestExhaustion([a, b, c])).toBe(b)
     expect(nearestExhaustion([c, a])).toBe(a)
   })
