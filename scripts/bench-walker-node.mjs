@@ -83,17 +83,31 @@ function measure(buf, fn, fresh) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
-/** Keyframe commands like the fixtures' (as test/fixtures.ts), a placeholder in every `every`-th. */
-function commands(bytes, every) {
-  const parts = []
+/**
+ * Keyframe commands shaped like the fixtures' (and like scripts/bench/walker-cases.ts): `dense`
+ * has three placeholders a command, `sparse` one every 10,000 commands amid float matrices.
+ */
+function keyframes(kind, bytes) {
+  const frames = []
   let size = 0
-  for (let i = 0; size < bytes; i++) {
-    const tag = i % every === 0 ? `[MODELSERVERTAG]_${i % 500}` : `fixed_${i % 500}`
-    const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
-    parts.push(JSON.stringify(command))
-    size += command.length + 3
+  for (let n = 0; size < bytes;) {
+    const commands = []
+    for (let k = 0; k < 100; k++, n++) commands.push(JSON.stringify(command(kind, n)))
+    const frame = `"${frames.length}":[${commands.join(',')}]`
+    frames.push(frame)
+    size += frame.length + 1
   }
-  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${parts.join(',')}]}}},"project_id":"synthetic"}}`
+  return `{"content":{"datapack":{"anim_keyframes":{"default":{${frames.join(',')}}}},"version":"1.21.4"}}`
+}
+
+function command(kind, n) {
+  const entity = n % 500
+  const tag = `[MODELSERVERTAG]_${entity}`
+  if (kind === 'dense') {
+    return `execute as @e[tag=${tag},limit=1] run data merge entity @s {Tags:["${tag}","[MODELSERVERTAG]_root"]}`
+  }
+  const matrix = Array.from({ length: 12 }, (_, k) => (Math.sin(n * 12 + k) * 0.9).toFixed(10))
+  return `data merge entity @e[type=item_display,tag=${n % 10_000 === 0 ? tag : `fixed_${entity}`},distance=..1,limit=1,sort=nearest] {transformation:[${matrix.join('f,')}f,0f,0f,0f,1f],interpolation_duration:2,start_interpolation:0}`
 }
 
 /** SNBT tag lists in one long string: a placeholder every 24 bytes or so. */
@@ -113,9 +127,9 @@ for (const name of ['animated-80-displays', 'reading-41-displays', 'stone-gate-1
   const file = new URL(`../../shared/fixtures/${name}.json`, import.meta.url)
   inputs.push([name, new Uint8Array(readFileSync(file))])
 }
-inputs.push(['synthetic-20MB-dense', encoder.encode(tagLists(SYNTHETIC_BYTES))])
-inputs.push(['synthetic-20MB-commands', encoder.encode(commands(SYNTHETIC_BYTES, 1))])
-inputs.push(['synthetic-20MB-sparse', encoder.encode(commands(SYNTHETIC_BYTES, 100_000))])
+inputs.push(['synthetic-20MB-dense', encoder.encode(keyframes('dense', SYNTHETIC_BYTES))])
+inputs.push(['synthetic-20MB-sparse', encoder.encode(keyframes('sparse', SYNTHETIC_BYTES))])
+inputs.push(['synthetic-20MB-taglists', encoder.encode(tagLists(SYNTHETIC_BYTES))])
 
 const REUSE = { reuseInput: true }
 const variants = [

@@ -83,5 +83,13 @@ if (config.mode === 'walker') {
 }
 
 process.stdout.write(
-  JSON.stringify({ ...config, inputBytes, outputBytes, samples, peakWithGarbage, peakLive, peakRss }),
+  JSON.stringify({
+    ...config,
+    inputBytes,
+    outputBytes,
+    samples,
+    peakWithGarbage,
+    peakLive,
+    peakRss,
+  }),
 )

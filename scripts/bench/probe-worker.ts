@@ -4,15 +4,18 @@
  *
  *   GET /limiter?n=N&keys=K   N sequential `RateLimiter.hit` calls over K client keys
  *   GET /echo?n=N&keys=K      the same calls to `EchoObject.ping`: a bare RPC, no storage
+ *   GET /write?n=N&keys=K     the same calls to `EchoObject.write`: the RPC plus one storage write
  *   GET /alloc?count=N&release=1
  *                             N sequential `allocateId` calls (src/publish/allocator-client),
- *                             then, untimed, `releaseId` of each one when asked
+ *                             then, untimed, `releaseId` of each one when asked; otherwise the
+ *                             answer lists the IDs, for a later
+ *   POST /release             body `{ ids, expiresAt }`: `releaseId` of each
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/config'
 import { allocateId, releaseId } from '../../src/publish/allocator-client'
 import { rateLimitRules } from '../../src/rate-limit/middleware'
-import type { RateVerdict, WindowRule } from '../../src/rate-limit/windows'
+import { decide, type RateVerdict, type WindowRule } from '../../src/rate-limit/windows'
 
 export { IdAllocator } from '../../src/publish/id-allocator'
 export { RateLimiter } from '../../src/rate-limit/rate-limiter'
@@ -21,14 +24,19 @@ interface ProbeEnv extends Env {
   ECHO: DurableObjectNamespace<EchoObject>
 }
 
-/** The baseline of a limiter call: the same RPC shape, answered without storage. */
+/**
+ * The baseline of a limiter call: the same RPC, answered by the same pure decision
+ * (`decide`, src/rate-limit/windows.ts) without reading or writing storage.
+ */
 export class EchoObject extends DurableObject {
   ping(rules: WindowRule[]): RateVerdict {
-    return {
-      admitted: true,
-      retryAfterSeconds: 0,
-      windows: rules.map((r) => ({ name: r.name, limit: r.limit, remaining: 1, resetSeconds: 1 })),
-    }
+    return decide(rules, {}, Date.now()).verdict
+  }
+
+  /** `ping` plus the one write a limiter hit makes: what the storage commit costs. */
+  write(rules: WindowRule[]): RateVerdict {
+    this.ctx.storage.kv.put('windows', { at: Date.now() })
+    return this.ping(rules)
   }
 }
 
@@ -38,12 +46,13 @@ export default {
     const n = Number(url.searchParams.get('n') ?? url.searchParams.get('count') ?? '1')
     const keys = Number(url.searchParams.get('keys') ?? '1')
     const rules = rateLimitRules(env)
-    if (url.pathname === '/limiter' || url.pathname === '/echo') {
+    if (url.pathname === '/limiter' || url.pathname === '/echo' || url.pathname === '/write') {
       const start = performance.now()
       for (let i = 0; i < n; i++) {
         const key = `10.0.${(i % keys) >> 8}.${(i % keys) & 255}`
         if (url.pathname === '/limiter') await env.RATE_LIMITER.getByName(key).hit(rules)
-        else await env.ECHO.getByName(key).ping(rules)
+        else if (url.pathname === '/echo') await env.ECHO.getByName(key).ping(rules)
+        else await env.ECHO.getByName(key).write(rules)
       }
       return Response.json({ ms: performance.now() - start, calls: n })
     }
@@ -53,10 +62,17 @@ export default {
       const start = performance.now()
       for (let i = 0; i < n; i++) ids.push(await allocateId(env, expiresAt))
       const ms = performance.now() - start
-      if (url.searchParams.get('release') === '1') {
-        for (const id of ids) await releaseId(env, id, expiresAt)
+      const distinct = new Set(ids).size
+      if (url.searchParams.get('release') !== '1') {
+        return Response.json({ ms, calls: n, distinct, ids, expiresAt })
       }
-      return Response.json({ ms, calls: n, distinct: new Set(ids).size })
+      for (const id of ids) await releaseId(env, id, expiresAt)
+      return Response.json({ ms, calls: n, distinct })
+    }
+    if (url.pathname === '/release' && request.method === 'POST') {
+      const { ids, expiresAt } = await request.json<{ ids: string[]; expiresAt: number }>()
+      for (const id of ids) await releaseId(env, id, expiresAt)
+      return Response.json({ released: ids.length })
     }
     return new Response('not found', { status: 404 })
   },

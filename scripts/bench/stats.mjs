@@ -46,14 +46,22 @@ export function pairedRatio(a, b) {
 /**
  * Throughput of variants on one input, in MB/s per round. `runBatch(variant, iterations)`
  * returns the milliseconds a batch took. Each variant is calibrated first (which also warms
- * it up) so that one batch lasts about `minBatchMs`.
+ * it up) so that one batch lasts about `minBatchMs`; a single run longer than that is a batch.
  */
 export async function measureThroughput({ bytes, variants, rounds, minBatchMs, runBatch }) {
   const iterations = {}
   for (const variant of variants) {
-    await runBatch(variant, 1)
-    const ms = Math.max(0.01, await runBatch(variant, 1))
-    iterations[variant] = Math.max(1, Math.ceil(minBatchMs / ms))
+    // Warm-up and calibration: at least three batches and twice the target time, doubling the
+    // batch while it lasts under a quarter of the target, so the code is optimized first.
+    let n = 1
+    let ms = await runBatch(variant, n)
+    let warm = ms
+    for (let batches = 1; batches < 3 || warm < 2 * minBatchMs; batches++) {
+      if (ms < minBatchMs / 4) n *= 2
+      ms = await runBatch(variant, n)
+      warm += ms
+    }
+    iterations[variant] = Math.max(1, Math.round((n * minBatchMs) / ms))
   }
   const mbps = await interleave(variants, rounds, async (variant) => {
     const ms = await runBatch(variant, iterations[variant])
@@ -65,5 +73,9 @@ export async function measureThroughput({ bytes, variants, rounds, minBatchMs, r
 /** Formats a ratio as `1.23x`. */
 export function times(ratio) {
   if (!Number.isFinite(ratio)) return '-'
-  return ratio >= 100 ? `${ratio.toFixed(0)}x` : ratio >= 10 ? `${ratio.toFixed(1)}x` : `${ratio.toFixed(2)}x`
+  return ratio >= 100
+    ? `${ratio.toFixed(0)}x`
+    : ratio >= 10
+      ? `${ratio.toFixed(1)}x`
+      : `${ratio.toFixed(2)}x`
 }

@@ -20,8 +20,11 @@ export const CHUNK_BYTES = 64 * 1024
 /** Tag the benchmark substitutes: the one the fixtures were exported with (`bde_<n>`). */
 export const BENCH_TAG = 'bde'
 
+/** Chunk size of a KV value streamed in workerd (Miniflare): what the request path gets. */
+export const KV_CHUNK_BYTES = 4 * 1024
+
 /** The variants, in the order the tables show them. */
-export const VARIANTS = ['replaceAll', 'walker', 'stream', 'streamparser'] as const
+export const VARIANTS = ['replaceAll', 'walker', 'stream', 'stream4k', 'streamparser'] as const
 export type VariantName = (typeof VARIANTS)[number]
 
 const encoder = new TextEncoder()
@@ -40,6 +43,8 @@ export function runVariant(
       return viaWalker(input, tag)
     case 'stream':
       return viaStream(input, tag)
+    case 'stream4k':
+      return viaStream(input, tag, KV_CHUNK_BYTES)
     case 'streamparser':
       return viaTokenizer(input, tag)
   }
@@ -63,16 +68,20 @@ export function viaWalker(input: Uint8Array, tag: string): Uint8Array[] {
 }
 
 /**
- * The subject as the Worker runs it: `substituteTag`, the TransformStream (which writes over its
- * input chunks), fed fresh chunks as KV hands them over. The copies are part of the time.
+ * The subject as a TransformStream: `substituteTag` (which writes over its input chunks), fed
+ * fresh chunks as a stream hands them over. The copies are part of the time.
  */
-export async function viaStream(input: Uint8Array, tag: string): Promise<Uint8Array[]> {
+export async function viaStream(
+  input: Uint8Array,
+  tag: string,
+  chunkBytes: number = CHUNK_BYTES,
+): Promise<Uint8Array[]> {
   let at = 0
   const source = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (at >= input.length) return controller.close()
-      controller.enqueue(input.slice(at, at + CHUNK_BYTES))
-      at += CHUNK_BYTES
+      controller.enqueue(input.slice(at, at + chunkBytes))
+      at += chunkBytes
     },
   })
   const reader = source.pipeThrough(substituteTag(tag)).getReader()
@@ -170,7 +179,10 @@ export interface OutputCheck {
 }
 
 /** Runs every variant once on `input` and compares the outputs. */
-export async function checkOutputs(input: Uint8Array, tag: string = BENCH_TAG): Promise<OutputCheck> {
+export async function checkOutputs(
+  input: Uint8Array,
+  tag: string = BENCH_TAG,
+): Promise<OutputCheck> {
   const expected = viaReplaceAll(input, tag)
   const walker = concat(viaWalker(input, tag))
   const stream = concat(await viaStream(input, tag))

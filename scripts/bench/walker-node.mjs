@@ -18,6 +18,7 @@ for (const spec of config.inputs) {
     ? new Uint8Array(readFileSync(spec.file))
     : cases.syntheticExport(spec.synthetic, spec.bytes)
   const check = await cases.checkOutputs(input)
+  console.error(`[bench] walker in Node: ${spec.name}`)
   const { iterations, mbps } = await measureThroughput({
     bytes: input.length,
     variants: cases.VARIANTS,

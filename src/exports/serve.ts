@@ -5,7 +5,8 @@ import { whyMissing } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
-import { MalformedExportError, substituteTag } from './walker'
+import { pumpThroughWalker } from './pump'
+import { MalformedExportError } from './walker'
 
 /** Header carrying the whole seconds an export has left (a duration, like X-RateLimit-Reset). */
 export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
@@ -39,12 +40,13 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   }
   // A fixed length makes a body that comes out shorter or longer (a cut-short or corrupted
   // value) fail the transfer instead of ending as a 200 that parses.
-  // The walker's input side is piped by hand only to see why a transfer failed: the client just
-  // sees it cut off, so the log is the one place that names the export.
-  const walker = substituteTag(tag)
-  void stored.body.pipeTo(walker.writable).catch((reason: unknown) => logFailedRead(id, reason))
-  const body = walker.readable.pipeThrough(new FixedLengthStream(length))
-  return new Response(body, { status: 200, headers })
+  // The client just sees a failed transfer cut off, so the log is the one place that names the
+  // export.
+  const { readable, writable } = new FixedLengthStream(length)
+  void pumpThroughWalker(stored.body, tag, writable).catch((reason: unknown) =>
+    logFailedRead(id, reason),
+  )
+  return new Response(readable, { status: 200, headers })
 }
 
 /** Logs why the stored value of `id` could not be served whole (the transfer is aborted). */
