@@ -1,12 +1,14 @@
 /**
- * Faults made to happen: storage that breaks mid-transfer or holds a damaged value, a limiter
- * that cannot even be addressed, an allocator that does not answer, a failed write whose ID
- * cannot be given back. KV reads that throw or hang, the limiter's fail-open path and the
- * allocator's plain failure are in server-api.test.ts, rate-limit.test.ts and publish.test.ts.
+ * Faults made to happen: storage that breaks mid-transfer or holds a damaged value, a client
+ * that stops reading mid-body, a limiter that cannot even be addressed, an allocator that does
+ * not answer, a failed write whose ID cannot be given back. KV reads that throw or hang, the
+ * limiter's fail-open path and the allocator's plain failure are in server-api.test.ts,
+ * rate-limit.test.ts and publish.test.ts.
  */
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { SinkClosedError } from '../src/exports/pump'
 import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
 import { PublishService, type PublishErrorFields } from '../src/publish/entrypoint'
@@ -82,14 +84,21 @@ describe('a stored export that is damaged', () => {
     ])
   })
 
-  it('aborts the transfer when the value is whole JSON but not the length published', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {})
+  it('aborts the transfer and logs the id when the value is whole JSON but not the length published', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     await storeExport(ID, DOC)
-    for (const value of [DOC.replace('"n"', '"nnn"'), DOC.replace('"n"', '""')]) {
+    const longer = DOC.replace('"n"', '"nnn"')
+    const shorter = DOC.replace('"n"', '""')
+    for (const value of [longer, shorter]) {
       await damage(ID, value)
       const res = await call(`/server-api?id=${ID}&tag=t`)
       await expect(res.text()).rejects.toThrow()
     }
+    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(2))
+    expect(logged(log)).toEqual([
+      `export ${ID} could not be read: Error: the stored value has more than ${DOC.length} bytes; its metadata says ${DOC.length}`,
+      `export ${ID} could not be read: Error: the stored value has ${shorter.length} bytes; its metadata says ${DOC.length}`,
+    ])
   })
 
   it('answers 503 and logs when the value has no valid metadata', async () => {
@@ -119,6 +128,33 @@ describe('a KV read that breaks mid-transfer', () => {
     await expect(res.text()).rejects.toThrow()
     await vi.waitFor(() => expect(log).toHaveBeenCalled())
     expect(logged(log)).toEqual([`export ${ID} could not be read: Error: KV stream reset`])
+  })
+})
+
+describe('a client that stops reading mid-transfer', () => {
+  it('stops reading KV and logs nothing: the export is not at fault', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await storeExport(ID, DOC)
+    const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
+    let cancelled: (reason: unknown) => void = () => {}
+    const sourceCancelled = new Promise((resolve) => (cancelled = resolve))
+    const endless = kvServing(metadata, () => {
+      const [head, rest] = [DOC.slice(0, 30), DOC.slice(30)].map((s) => new TextEncoder().encode(s))
+      let pulls = 0
+      return new ReadableStream({
+        start: (controller) => controller.enqueue(head),
+        // The rest, then nothing ever again: only a cancel ends this stream.
+        pull: (controller) => (pulls++ === 0 ? controller.enqueue(rest) : new Promise(() => {})),
+        cancel: cancelled,
+      })
+    })
+    const res = await callWithEnv({ EXPORTS: endless }, `/server-api?id=${ID}&tag=t`)
+    const reader = res.body!.getReader()
+    expect((await reader.read()).done).toBe(false)
+    await reader.cancel(new Error('Network connection lost.'))
+    expect(await sourceCancelled).toBeInstanceOf(SinkClosedError)
+    await scheduler.wait(10)
+    expect(log).not.toHaveBeenCalled()
   })
 })
 

@@ -5,7 +5,7 @@ import { whyMissing } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
-import { pumpThroughWalker } from './pump'
+import { pumpThroughWalker, SinkClosedError } from './pump'
 import { MalformedExportError } from './walker'
 
 /** Header carrying the whole seconds an export has left (a duration, like X-RateLimit-Reset). */
@@ -43,14 +43,16 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   // The client just sees a failed transfer cut off, so the log is the one place that names the
   // export.
   const { readable, writable } = new FixedLengthStream(length)
-  void pumpThroughWalker(stored.body, tag, writable).catch((reason: unknown) =>
-    logFailedRead(id, reason),
+  void pumpThroughWalker(stored.body, stored.metadata.size, tag, writable).catch(
+    (reason: unknown) => logFailedRead(id, reason),
   )
   return new Response(readable, { status: 200, headers })
 }
 
 /** Logs why the stored value of `id` could not be served whole (the transfer is aborted). */
 function logFailedRead(id: string, reason: unknown): void {
+  // The client stopped reading (workerd: "Network connection lost."): the export is fine.
+  if (reason instanceof SinkClosedError) return
   if (reason instanceof MalformedExportError) {
     console.error(`export ${id} is malformed: ${reason.reason} at byte ${reason.offset}`)
   } else {
