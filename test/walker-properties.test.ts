@@ -6,10 +6,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { substitutedLength, type ExportMetadata } from '../src/exports/store'
+import { concat, walk } from './walker-driver'
 import {
   MalformedExportError,
   PLACEHOLDER,
-  TagWalker,
   scanPlaceholders,
   substituteTag,
 } from '../src/exports/walker'
@@ -102,23 +102,6 @@ const cutsArb = fc.oneof(
 )
 
 /** Runs the walker over the chunks; returns everything it gave out. */
-function walk(chunks: Uint8Array[], tag: string, reuseInput: boolean): Uint8Array {
-  const walker = new TagWalker(tag, { reuseInput })
-  const out = chunks.map((chunk) => walker.push(chunk))
-  out.push(walker.finish())
-  return concat(out)
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-
 /** JSON string content of arbitrary text (surrogates included), as JSON.stringify writes it. */
 function escapedContent(text: string): string {
   return JSON.stringify(text).slice(1, -1)

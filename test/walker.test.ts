@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import animated from '../../shared/fixtures/animated-80-displays.json?raw'
 import reading from '../../shared/fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../shared/fixtures/stone-gate-136-displays.json?raw'
+import { concat, walk } from './walker-driver'
 import {
   MalformedExportError,
   PLACEHOLDER,
@@ -31,17 +32,6 @@ function escapedPlaceholder(escaped: number[], lowerHex = false): string {
     .join('')
 }
 
-/** Concatenation of byte arrays. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-
 /**
  * Cuts `input` at the given offsets (ascending). The pieces are views into one copy of it that
  * starts `shift` bytes into its buffer, so that they sit at every alignment.
@@ -51,14 +41,6 @@ function split(input: Uint8Array, cuts: number[], shift = 0): Uint8Array[] {
   copy.set(input)
   const bounds = [0, ...cuts, input.length]
   return bounds.slice(1).map((end, k) => copy.subarray(bounds[k], end))
-}
-
-/** Runs the walker over `chunks` and returns its whole output (throws when malformed). */
-function walk(chunks: Uint8Array[], tag = 'bde', reuseInput = false): Uint8Array {
-  const walker = new TagWalker(tag, { reuseInput })
-  const out = chunks.map((chunk) => walker.push(chunk))
-  out.push(walker.finish())
-  return concat(out)
 }
 
 /** The walker's output for a document given as text, in one chunk, as text. */

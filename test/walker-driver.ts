@@ -1,0 +1,20 @@
+import { TagWalker } from '../src/exports/walker'
+
+/** Concatenation of byte arrays. */
+export function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/** The walker's whole output for `chunks`, pushed one by one. */
+export function walk(chunks: Uint8Array[], tag = 'bde', reuseInput = false): Uint8Array {
+  const walker = new TagWalker(tag, { reuseInput })
+  const out = chunks.map((chunk) => walker.push(chunk))
+  out.push(walker.finish())
+  return concat(out)
+}
