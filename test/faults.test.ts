@@ -9,6 +9,7 @@ import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SinkClosedError } from '../src/exports/pump'
+import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
 import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
 import { PublishService, type PublishErrorFields } from '../src/publish/entrypoint'
@@ -64,41 +65,107 @@ afterEach(async () => {
   await reset()
 })
 
-describe('a stored export that is damaged', () => {
-  it.each([
-    ['cut short', DOC.slice(0, 40), 'unexpected-end'],
-    ['not JSON', 'x'.repeat(DOC.length), 'not-an-object'],
-    ['with a bracket of the wrong kind', DOC.replace('"n"', '["n"}'), 'mismatched-bracket'],
-    ['with a broken escape', DOC.replace('"n"', '"\\x"'), 'invalid-escape'],
-    ['followed by data', DOC.slice(0, -2) + '}}}', 'trailing-data'],
-  ])('aborts the transfer when %s, and logs the id and the reason', async (_, value, reason) => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport(ID, DOC)
-    await damage(ID, value)
-    const res = await call(`/server-api?id=${ID}&tag=t`)
-    expect(res.status).toBe(200)
-    await expect(res.text()).rejects.toThrow()
-    await vi.waitFor(() => expect(log).toHaveBeenCalled())
-    expect(logged(log)).toEqual([
-      expect.stringMatching(`^export ${ID} is malformed: ${reason} at byte \\d+$`),
-    ])
-  })
+/** An export above WHOLE_READ_MAX_BYTES, so that it is streamed: DOC with a long string in it. */
+const BIG_DOC = DOC.replace('"n":1.0', `"pad":"${'x'.repeat(WHOLE_READ_MAX_BYTES)}","n":1.0`)
+/** An export with one placeholder written with escapes: it goes through the tag walker. */
+const ESCAPED_DOC = DOC.replace('"[MODELSERVERTAG]_0"', '"\\u005BMODELSERVERTAG]_0"')
 
-  it('aborts the transfer and logs the id when the value is whole JSON but not the length published', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport(ID, DOC)
-    const longer = DOC.replace('"n"', '"nnn"')
-    const shorter = DOC.replace('"n"', '""')
-    for (const value of [longer, shorter]) {
-      await damage(ID, value)
+/** What a GET of `id` gives when its body is read to the end: the status, or the failed read. */
+async function getWhole(id: string): Promise<{ status: number; body: string | Error }> {
+  const res = await call(`/server-api?id=${id}&tag=t`)
+  const body = await res.text().catch((error: Error) => error)
+  return { status: res.status, body }
+}
+
+describe('a stored export that is damaged', () => {
+  const mismatches: [string, string, (doc: string) => string, string][] = [
+    [
+      'cut short',
+      'raw',
+      (doc) => doc.slice(0, 40),
+      'the stored value has 40 bytes; its metadata says N',
+    ],
+    [
+      'followed by data',
+      'raw',
+      (doc) => doc + '}',
+      'the stored value has more than N bytes; its metadata says N',
+    ],
+    [
+      'without its placeholders',
+      'raw',
+      (doc) => doc.replaceAll('[MODELSERVERTAG]', '[SOMETHINGELSE!]'),
+      'the stored value has 0 placeholders; its metadata says 2',
+    ],
+    [
+      'not JSON',
+      'escaped',
+      (doc) => 'x'.repeat(doc.length),
+      'is malformed: not-an-object at byte 0',
+    ],
+    [
+      'with a bracket of the wrong kind',
+      'escaped',
+      (doc) => doc.replace('"n"', '["n"}'),
+      'is malformed: mismatched-bracket',
+    ],
+    [
+      'with a broken escape',
+      'escaped',
+      (doc) => doc.replace('"n"', '"\\x"'),
+      'is malformed: invalid-escape',
+    ],
+  ]
+
+  it.each(mismatches)(
+    'answers 503 unavailable before sending anything when %s (%s placeholders), and logs why',
+    async (_, kind, damageOf, why) => {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const doc = kind === 'raw' ? DOC : ESCAPED_DOC
+      await storeExport(ID, doc)
+      await damage(ID, damageOf(doc))
       const res = await call(`/server-api?id=${ID}&tag=t`)
-      await expect(res.text()).rejects.toThrow()
+      expect(res.status).toBe(503)
+      expect(res.headers.get('Retry-After')).toBe('1')
+      expect((await errorOf(res)).code).toBe('unavailable')
+      expect(logged(log)).toEqual([
+        expect.stringContaining(
+          `export ${ID} ${why.includes('malformed') ? '' : 'could not be read: ValueMismatchError: '}${why.replaceAll('N', String(doc.length))}`,
+        ),
+      ])
+    },
+  )
+
+  it('aborts the transfer of a streamed export, and logs the id and the reason', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const cases: [string, string][] = [
+      [BIG_DOC.slice(0, -1), `the stored value has ${BIG_DOC.length - 1} bytes`],
+      [BIG_DOC + ' ', `the stored value has more than ${BIG_DOC.length} bytes`],
+      [
+        BIG_DOC.replace(
+          '[MODELSERVERTAG]_root',
+          '[MODELSERVERTAG]_0"],"x":["[MODELSERVERTAG]_1',
+        ).slice(0, BIG_DOC.length),
+        'the stored value has more than 2 placeholders',
+      ],
+      [
+        BIG_DOC.replaceAll('[MODELSERVERTAG]', '[SOMETHINGELSE!]'),
+        'the stored value does not match its metadata: substituted, it outgrows',
+      ],
+    ]
+    await storeExport(ID, BIG_DOC)
+    for (const [value] of cases) {
+      await damage(ID, value)
+      const got = await getWhole(ID)
+      expect(got.status).toBe(200)
+      expect(got.body).toBeInstanceOf(Error)
     }
-    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(2))
-    expect(logged(log)).toEqual([
-      `export ${ID} could not be read: Error: the stored value has more than ${DOC.length} bytes; its metadata says ${DOC.length}`,
-      `export ${ID} could not be read: Error: the stored value has ${shorter.length} bytes; its metadata says ${DOC.length}`,
-    ])
+    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(cases.length))
+    expect(logged(log)).toEqual(
+      cases.map(([, why]) =>
+        expect.stringContaining(`export ${ID} could not be read: ValueMismatchError: ${why}`),
+      ),
+    )
   })
 
   it('answers 503 and logs when the value has no valid metadata', async () => {
@@ -112,18 +179,32 @@ describe('a stored export that is damaged', () => {
 })
 
 describe('a KV read that breaks mid-transfer', () => {
-  it('aborts the transfer and logs the id', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport(ID, DOC)
+  /** KV answering `doc`'s metadata and a body that fails after its first 30 bytes. */
+  async function breakingKv(doc: string): Promise<KVNamespace> {
+    await storeExport(ID, doc)
     const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
-    const breaking = kvServing(metadata, () => {
-      const head = new TextEncoder().encode(DOC.slice(0, 30))
+    return kvServing(metadata, () => {
+      const head = new TextEncoder().encode(doc.slice(0, 30))
       return new ReadableStream({
         start: (controller) => controller.enqueue(head),
         pull: (controller) => controller.error(new Error('KV stream reset')),
       })
     })
-    const res = await callWithEnv({ EXPORTS: breaking }, `/server-api?id=${ID}`)
+  }
+
+  it('answers 503 and logs the id when the export is read whole', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const res = await callWithEnv({ EXPORTS: await breakingKv(DOC) }, `/server-api?id=${ID}`)
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
+    expect(logged(log)).toEqual([
+      expect.stringContaining(`export ${ID} could not be read: Error: KV stream reset`),
+    ])
+  })
+
+  it('aborts the transfer and logs the id when the export is streamed', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const res = await callWithEnv({ EXPORTS: await breakingKv(BIG_DOC) }, `/server-api?id=${ID}`)
     expect(res.status).toBe(200)
     await expect(res.text()).rejects.toThrow()
     await vi.waitFor(() => expect(log).toHaveBeenCalled())
@@ -134,16 +215,18 @@ describe('a KV read that breaks mid-transfer', () => {
 describe('a client that stops reading mid-transfer', () => {
   it('stops reading KV and logs nothing: the export is not at fault', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport(ID, DOC)
+    await storeExport(ID, BIG_DOC)
     const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
     let cancelled: (reason: unknown) => void = () => {}
     const sourceCancelled = new Promise((resolve) => (cancelled = resolve))
     const endless = kvServing(metadata, () => {
-      const [head, rest] = [DOC.slice(0, 30), DOC.slice(30)].map((s) => new TextEncoder().encode(s))
+      const [head, rest] = [BIG_DOC.slice(0, 30), BIG_DOC.slice(30, 60)].map((s) =>
+        new TextEncoder().encode(s),
+      )
       let pulls = 0
       return new ReadableStream({
         start: (controller) => controller.enqueue(head),
-        // The rest, then nothing ever again: only a cancel ends this stream.
+        // A little more, then nothing ever again: only a cancel ends this stream.
         pull: (controller) => (pulls++ === 0 ? controller.enqueue(rest) : new Promise(() => {})),
         cancel: cancelled,
       })

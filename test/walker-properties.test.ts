@@ -7,11 +7,14 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { substitutedLength, type ExportMetadata } from '../src/exports/store'
 import { concat, walk } from './walker-driver'
+import { PlaceholderSplicer } from '../src/exports/splicer'
+import { substitutionFor } from '../src/exports/substitution'
 import {
   MalformedExportError,
   PLACEHOLDER,
   scanPlaceholders,
   substituteTag,
+  TagWalker,
 } from '../src/exports/walker'
 
 const encoder = new TextEncoder()
@@ -271,5 +274,62 @@ describe('the walker on arbitrary bytes', () => {
       }),
       { numRuns: 1000 },
     )
+  })
+})
+
+/** Reference of the splicer: a naive byte search, replacing every raw placeholder. */
+function countRaw(bytes: Uint8Array): number {
+  return (bytes.length - replaceRawBytes(bytes, '').length) / PLACEHOLDER.length
+}
+
+function replaceRawBytes(bytes: Uint8Array, tag: string): Uint8Array {
+  const pattern = encoder.encode(PLACEHOLDER)
+  const parts: Uint8Array[] = []
+  let from = 0
+  for (let at = 0; at + pattern.length <= bytes.length; at++) {
+    if (pattern.every((b, k) => bytes[at + k] === b)) {
+      parts.push(bytes.slice(from, at), encoder.encode(tag))
+      at += pattern.length - 1
+      from = at + 1
+    }
+  }
+  parts.push(bytes.slice(from))
+  return concat(parts)
+}
+
+describe('the splicer', () => {
+  it('replaces every raw placeholder in any bytes, under any chunking', () => {
+    fc.assert(
+      fc.property(soupArb, tagArb, cutsArb, fc.boolean(), (bytes, tag, cuts, reuseInput) => {
+        const expected = replaceRawBytes(bytes, tag)
+        const splicer = new PlaceholderSplicer(tag, { reuseInput })
+        const out = chunked(bytes, cuts).map((chunk) => splicer.push(chunk))
+        out.push(splicer.finish())
+        expect(concat(out)).toEqual(expected)
+        expect(splicer.replaced).toBe(countRaw(bytes))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('gives the walker’s bytes and count on every document whose placeholders are all raw', () => {
+    fc.assert(
+      fc.property(documentArb, tagArb, cutsArb, (doc, tag, cuts) => {
+        const metadata = metadataOf(doc)
+        fc.pre(metadata.placeholderBytes === metadata.placeholders * PLACEHOLDER.length)
+        const splicer = substitutionFor(metadata, tag)
+        expect(splicer).toBeInstanceOf(PlaceholderSplicer)
+        const out = chunked(doc, cuts).map((chunk) => splicer.push(chunk))
+        out.push(splicer.finish())
+        expect(concat(out)).toEqual(walk([doc.slice()], tag))
+        expect(splicer.replaced).toBe(metadata.placeholders)
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('is not chosen for a document with an escaped placeholder', () => {
+    const doc = encoder.encode('{"a":"\\u005BMODELSERVERTAG]"}')
+    expect(substitutionFor(metadataOf(doc), 't')).toBeInstanceOf(TagWalker)
   })
 })

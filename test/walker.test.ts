@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import animated from '../../shared/fixtures/animated-80-displays.json?raw'
 import reading from '../../shared/fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../shared/fixtures/stone-gate-136-displays.json?raw'
-import { concat, walk } from './walker-driver'
+import { concat, splice, walk } from './walker-driver'
 import {
   MalformedExportError,
   PLACEHOLDER,
@@ -198,6 +198,25 @@ describe('substituting the tag', () => {
       expect(walk(split(input, cuts))).toEqual(expected)
       expect(walk(split(input, cuts), 'bde', true)).toEqual(expected)
       expect(concat(await stream(split(input, cuts)))).toEqual(expected)
+    }
+  })
+
+  it('gives the fixtures the same bytes through the splicer, cut anywhere', () => {
+    for (const { text } of FIXTURES) {
+      const expected = bytes(text.replaceAll(PLACEHOLDER, 'bde'))
+      const input = bytes(text)
+      expect(splice([input])).toEqual(expected)
+      // Cuts 1,009 bytes apart land inside placeholders again and again.
+      for (const step of [4096, 1009, 97]) {
+        const cuts = Array.from(
+          { length: Math.floor(input.length / step) },
+          (_, k) => (k + 1) * step,
+        )
+        expect(splice(split(input, cuts))).toEqual(expected)
+        expect(splice(split(input, cuts), 'a_much_longer_tag_than_16', true)).toEqual(
+          bytes(text.replaceAll(PLACEHOLDER, 'a_much_longer_tag_than_16')),
+        )
+      }
     }
   })
 

@@ -1,15 +1,15 @@
 /**
- * Peak memory of streaming one synthetic export through the walker, in Node with `--expose-gc`
- * (a child process of run.mjs per measurement, so no other work shares the heap).
+ * Peak memory of streaming one synthetic export through a substitution engine, in Node with
+ * `--expose-gc` (a child process of run.mjs per measurement, so no other work shares the heap).
  *
  *   node --expose-gc scripts/bench/memory-node.mjs '<json config>'   (prints one JSON object)
  *
- * Config: { casesModule, mode: 'walker' | 'replaceAll', synthetic, bytes }
+ * Config: { casesModule, mode: 'splicer' | 'walker' | 'replaceAll', synthetic, bytes }
  *
- * `walker` pulls 64 KiB chunks from a generator (the input never exists whole), pushes each
- * through `TagWalker` and drops the output, as a response stream would. After every chunk the
- * heap is sampled, then fully collected and sampled again: the first sample is the peak with
- * that chunk's garbage, the second what the walker really keeps. `replaceAll` is baseline (a),
+ * `splicer` and `walker` pull 64 KiB chunks from a generator (the input never exists whole),
+ * push each through `PlaceholderSplicer` or `TagWalker` and drop the output, as a response
+ * stream would. After every chunk the heap is sampled, then fully collected and sampled again:
+ * the first sample is the peak with that chunk's garbage, the second what the engine keeps. `replaceAll` is baseline (a),
  * which needs the whole input: it gathers the same chunks, then decodes, replaces and encodes,
  * sampling after each step. Figures are bytes above the heap measured just before starting.
  */
@@ -28,6 +28,7 @@ function used() {
 // Warm up the code paths on a small export first, so compiled code is not counted.
 for (const chunk of cases.syntheticChunks(config.synthetic, 256 * 1024)) void chunk
 new cases.TagWalker('bde').push(new TextEncoder().encode('{"a":"b"}'))
+new cases.PlaceholderSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
 gc()
 gc()
 const base = used()
@@ -49,8 +50,9 @@ function sample(collect) {
   samples++
 }
 
-if (config.mode === 'walker') {
-  const walker = new cases.TagWalker('bde')
+if (config.mode === 'walker' || config.mode === 'splicer') {
+  const walker =
+    config.mode === 'walker' ? new cases.TagWalker('bde') : new cases.PlaceholderSplicer('bde')
   for (const chunk of cases.syntheticChunks(config.synthetic, config.bytes)) {
     inputBytes += chunk.length
     outputBytes += walker.push(chunk).length

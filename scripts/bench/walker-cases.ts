@@ -1,7 +1,10 @@
 /**
  * What the walker benchmark runs, shared by Node (scripts/bench/walker-node.mjs) and workerd
  * (scripts/bench/walker-worker.ts), so both measure the same code on the same bytes: the
- * synthetic exports, the subject (the tag walker) and its two baselines.
+ * synthetic exports, the subjects and their two baselines.
+ *
+ * Subjects: the splicer (what the read path runs on exports whose placeholders are all raw, as in
+ * every real export) and the tag walker (what it runs when one is spelled with escapes).
  *
  * Baselines, as the issue defines them:
  * (a) `replaceAll`: TextDecoder, `String.prototype.replaceAll`, TextEncoder over the whole
@@ -13,7 +16,9 @@
  *     compared by parsed equality, not bytes.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
-import { PLACEHOLDER, TagWalker, substituteTag } from '../../src/exports/walker'
+import { PlaceholderSplicer } from '../../src/exports/splicer'
+import { substitutionFor } from '../../src/exports/substitution'
+import { PLACEHOLDER, TagWalker, scanPlaceholders, substituteTag } from '../../src/exports/walker'
 
 /** Chunk size the chunked variants push: a typical stream chunk. */
 export const CHUNK_BYTES = 64 * 1024
@@ -24,7 +29,14 @@ export const BENCH_TAG = 'bde'
 export const KV_CHUNK_BYTES = 4 * 1024
 
 /** The variants, in the order the tables show them. */
-export const VARIANTS = ['replaceAll', 'walker', 'stream', 'stream4k', 'streamparser'] as const
+export const VARIANTS = [
+  'replaceAll',
+  'splicer',
+  'walker',
+  'stream',
+  'stream4k',
+  'streamparser',
+] as const
 export type VariantName = (typeof VARIANTS)[number]
 
 const encoder = new TextEncoder()
@@ -39,6 +51,8 @@ export function runVariant(
   switch (name) {
     case 'replaceAll':
       return [viaReplaceAll(input, tag)]
+    case 'splicer':
+      return viaSplicer(input, tag)
     case 'walker':
       return viaWalker(input, tag)
     case 'stream':
@@ -64,6 +78,19 @@ export function viaWalker(input: Uint8Array, tag: string): Uint8Array[] {
     if (part.length > 0) out.push(part)
   }
   walker.finish()
+  return out
+}
+
+/** The read path's engine for raw placeholders: `PlaceholderSplicer.push` over 64 KiB views. */
+export function viaSplicer(input: Uint8Array, tag: string): Uint8Array[] {
+  const splicer = new PlaceholderSplicer(tag)
+  const out: Uint8Array[] = []
+  for (let at = 0; at < input.length; at += CHUNK_BYTES) {
+    const part = splicer.push(input.subarray(at, at + CHUNK_BYTES))
+    if (part.length > 0) out.push(part)
+  }
+  const rest = splicer.finish()
+  if (rest.length > 0) out.push(rest)
   return out
 }
 
@@ -172,6 +199,9 @@ export function sameParsed(a: Uint8Array, b: Uint8Array): boolean {
 export interface OutputCheck {
   bytes: number
   placeholders: number
+  /** The engine the read path picks for this input (substitution.ts). */
+  readPathEngine: 'splicer' | 'walker'
+  splicerSameBytes: boolean
   walkerSameBytes: boolean
   streamSameBytes: boolean
   streamparserSameParsed: boolean
@@ -184,17 +214,27 @@ export async function checkOutputs(
   tag: string = BENCH_TAG,
 ): Promise<OutputCheck> {
   const expected = viaReplaceAll(input, tag)
+  const splicer = concat(viaSplicer(input, tag))
   const walker = concat(viaWalker(input, tag))
   const stream = concat(await viaStream(input, tag))
   const tokenizer = concat(viaTokenizer(input, tag))
   return {
     bytes: input.length,
     placeholders: countPlaceholders(input),
+    readPathEngine: engineOf(input),
+    splicerSameBytes: sameBytes(splicer, expected),
     walkerSameBytes: sameBytes(walker, expected),
     streamSameBytes: sameBytes(stream, expected),
     streamparserSameParsed: sameParsed(tokenizer, expected),
     streamparserSameBytes: sameBytes(tokenizer, expected),
   }
+}
+
+/** Which engine `substitutionFor` picks for `input`, from the counts publishing would store. */
+export function engineOf(input: Uint8Array): 'splicer' | 'walker' {
+  const { count, bytes } = scanPlaceholders(input)
+  const engine = substitutionFor({ placeholders: count, placeholderBytes: bytes }, BENCH_TAG)
+  return engine instanceof PlaceholderSplicer ? 'splicer' : 'walker'
 }
 
 function countPlaceholders(input: Uint8Array): number {
@@ -280,4 +320,4 @@ function pseudoFloat(i: number): string {
   return ((x | 0) / 2 ** 31).toFixed(10)
 }
 
-export { TagWalker }
+export { PlaceholderSplicer, TagWalker }

@@ -1,16 +1,28 @@
 /**
- * Moves a stored export through the tag walker into a response body. KV hands a value over in
- * small chunks (4 KiB in workerd), and each chunk that crosses a JavaScript TransformStream costs
- * far more than the walker's work on it; reading 256 KiB at a time with a BYOB reader makes the
- * per-chunk cost small. Each block read and written still costs tens of microseconds of workerd
- * CPU (64 KiB blocks cost about 0.4 ms more per 457 KiB GET); the trade-off accepted is 256 KiB
- * of memory per response in flight. Streams that are not byte streams (tests' hand-made ones)
- * are read as they come.
+ * The two ways a stored export becomes a response body, both checked against its metadata
+ * (value-mismatch.ts):
+ * - `substituteWhole`: read the value into memory at once, substitute, and only then answer. For
+ *   the exports of usual size it is the cheapest path in workerd (one read, no JavaScript stream
+ *   in the response), and a damaged value is found before the status line goes out.
+ * - `pumpSubstituted`: stream the value through the substitution into a sink, for exports too
+ *   large to hold. KV hands a value over in small chunks (4 KiB in workerd), and each chunk that
+ *   crosses JavaScript costs far more than the substitution's work on it; reading 256 KiB at a
+ *   time with a BYOB reader keeps that small, at 256 KiB of memory per response in flight.
+ * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
-import { TagWalker } from './walker'
+import type { ExportMetadata } from './store'
+import type { Substitution } from './substitution'
+import { ValueMismatchError } from './value-mismatch'
 
-/** Bytes gathered from the stored value before they go through the walker. */
+/** Bytes gathered from the stored value before they go through the substitution. */
 export const READ_CHUNK_BYTES = 256 * 1024
+
+/** What the metadata promises about a value and its substituted form. */
+export interface ExpectedValue {
+  metadata: Pick<ExportMetadata, 'size' | 'placeholders'>
+  /** Bytes of the substituted document (`substitutedLength`). */
+  outputBytes: number
+}
 
 /**
  * `sink` refused a write or the close: its reader is gone (a client that disconnected
@@ -21,30 +33,60 @@ export class SinkClosedError extends Error {
 }
 
 /**
- * Streams `source`, which should hold `expectedBytes`, through a walker for `tag` into `sink`;
- * rejects (aborting both) on failure, with `SinkClosedError` when it was the sink that failed.
+ * Reads all of `source`, substitutes, and returns the document; throws `ValueMismatchError` (or
+ * the substitution's or the source's error) when the value is not what the metadata says.
  */
-export async function pumpThroughWalker(
+export async function substituteWhole(
   source: ReadableStream<Uint8Array>,
-  expectedBytes: number,
-  tag: string,
+  expected: ExpectedValue,
+  substitution: Substitution,
+): Promise<Uint8Array> {
+  const { size } = expected.metadata
+  const value = await readAll(source, size)
+  // The substitution first, so that a value that is also malformed is logged as such.
+  const body = substitution.push(value)
+  if (value.length > size) throw ValueMismatchError.tooLong(size)
+  const rest = substitution.finish()
+  if (value.length !== size) throw ValueMismatchError.wrongSize(value.length, size)
+  checkPlaceholders(substitution, expected, true)
+  const out = rest.length === 0 ? body : concat(body, rest)
+  if (out.length !== expected.outputBytes) throw ValueMismatchError.outgrows(expected.outputBytes)
+  return out
+}
+
+/**
+ * Streams `source` through `substitution` into `sink`; rejects (aborting both) on failure, with
+ * `SinkClosedError` when it was the sink that failed.
+ */
+export async function pumpSubstituted(
+  source: ReadableStream<Uint8Array>,
+  expected: ExpectedValue,
+  substitution: Substitution,
   sink: WritableStream<Uint8Array>,
 ): Promise<void> {
-  // Each chunk is read into memory of its own, so the walker may write its output over it.
-  const walker = new TagWalker(tag, { reuseInput: true })
+  const { size } = expected.metadata
   const writer = sink.getWriter()
   let read = 0
+  let written = 0
+  const write = async (out: Uint8Array): Promise<void> => {
+    if (out.length === 0) return
+    // The sink's fixed length would fail the write anyway; this says why, for the log.
+    written += out.length
+    if (written > expected.outputBytes) throw ValueMismatchError.outgrows(expected.outputBytes)
+    await toSink(writer.write(out))
+  }
   try {
-    for await (const chunk of largeChunks(source)) {
+    for await (const chunk of largeChunks(source, READ_CHUNK_BYTES)) {
       read += chunk.length
-      const out = walker.push(chunk)
-      // After the walker, so that a value that is also malformed is logged as such.
-      if (read > expectedBytes) throw sizeMismatch(read, expectedBytes)
-      if (out.length > 0) await toSink(writer.write(out))
+      const out = substitution.push(chunk)
+      // After the substitution, so that a value that is also malformed is logged as such.
+      if (read > size) throw ValueMismatchError.tooLong(size)
+      checkPlaceholders(substitution, expected, false)
+      await write(out)
     }
-    walker.finish()
-    // The sink's fixed length would abort the transfer anyway; this says why, for the log.
-    if (read !== expectedBytes) throw sizeMismatch(read, expectedBytes)
+    await write(substitution.finish())
+    if (read !== size) throw ValueMismatchError.wrongSize(read, size)
+    checkPlaceholders(substitution, expected, true)
     await toSink(writer.close())
   } catch (reason) {
     await Promise.allSettled([writer.abort(reason), source.cancel(reason)])
@@ -52,19 +94,68 @@ export async function pumpThroughWalker(
   }
 }
 
-function sizeMismatch(read: number, expected: number): Error {
-  const amount = read > expected ? `more than ${expected}` : `${read}`
-  return new Error(`the stored value has ${amount} bytes; its metadata says ${expected}`)
+/** More placeholders than published is wrong at any point; fewer only once the value has ended. */
+function checkPlaceholders(
+  substitution: Substitution,
+  expected: ExpectedValue,
+  ended: boolean,
+): void {
+  const published = expected.metadata.placeholders
+  if (substitution.replaced > published) {
+    throw ValueMismatchError.placeholders(substitution.replaced, published, true)
+  }
+  if (ended && substitution.replaced !== published) {
+    throw ValueMismatchError.placeholders(substitution.replaced, published, false)
+  }
 }
 
-/** `step` of the sink, its failure wrapped in `SinkClosedError`. */
+/** `sink`'s step, its failure wrapped in `SinkClosedError`. */
 function toSink(step: Promise<void>): Promise<void> {
   return step.catch((cause: unknown) => {
     throw new SinkClosedError(`the sink failed: ${String(cause)}`, { cause })
   })
 }
 
-async function* largeChunks(source: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * All of `source` if it holds at most `expectedBytes`, in one buffer; a longer value is cut at
+ * `expectedBytes + 1` (enough to tell it is too long) and the rest cancelled.
+ */
+async function readAll(
+  source: ReadableStream<Uint8Array>,
+  expectedBytes: number,
+): Promise<Uint8Array> {
+  const limit = expectedBytes + 1
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for await (const chunk of largeChunks(source, limit)) {
+    chunks.push(chunk)
+    total += chunk.length
+    if (total >= limit) break
+  }
+  // Leaving the loop released the reader; what is left of a value too long is not needed.
+  if (total >= limit) await source.cancel().catch(() => {})
+  if (chunks.length === 1) return chunks[0]!
+  const whole = new Uint8Array(total)
+  let at = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, at)
+    at += chunk.length
+  }
+  return whole
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/** `source` in chunks of `bytes` (the last may be shorter), each in memory of its own. */
+async function* largeChunks(
+  source: ReadableStream<Uint8Array>,
+  bytes: number,
+): AsyncGenerator<Uint8Array> {
   let byob: ReadableStreamBYOBReader | null = null
   try {
     byob = source.getReader({ mode: 'byob' })
@@ -85,10 +176,7 @@ async function* largeChunks(source: ReadableStream<Uint8Array>): AsyncGenerator<
   }
   try {
     for (;;) {
-      const { done, value } = await byob.readAtLeast(
-        READ_CHUNK_BYTES,
-        new Uint8Array(READ_CHUNK_BYTES),
-      )
+      const { done, value } = await byob.readAtLeast(bytes, new Uint8Array(bytes))
       if (value !== undefined && value.length > 0) yield value
       if (done) return
     }

@@ -5,16 +5,25 @@ import { whyMissing } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
-import { pumpThroughWalker, SinkClosedError } from './pump'
+import { pumpSubstituted, SinkClosedError, substituteWhole, type ExpectedValue } from './pump'
+import { substitutionFor } from './substitution'
 import { MalformedExportError } from './walker'
+
+/**
+ * Exports up to this size are read whole, substituted in memory and sent as one buffer; larger
+ * ones are streamed. Real exports are 300-500 KB; at this size a request in flight holds at most
+ * about 2 MiB (value and a longer substituted copy), and a damaged value is answered with a 503
+ * instead of a transfer cut short.
+ */
+export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 
 /** Header carrying the whole seconds an export has left (a duration, like X-RateLimit-Reset). */
 export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
 
 /**
- * GET and HEAD /server-api: finds the export, checks its lifetime and streams it through the
- * tag walker. HEAD answers with the headers a GET would get, without reading or transforming
- * the body.
+ * GET and HEAD /server-api: finds the export, checks its lifetime and substitutes the tag into
+ * it (substitution.ts, pump.ts). HEAD answers with the headers a GET would get, without reading
+ * or transforming the body.
  */
 export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Response> {
   // URLSearchParams.get returns the first of repeated parameters and never throws on bad
@@ -38,26 +47,35 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
     void stored.body.cancel()
     return new Response(null, { status: 200, headers })
   }
+  const expected: ExpectedValue = { metadata: stored.metadata, outputBytes: length }
+  const substitution = substitutionFor(stored.metadata, tag)
+  if (stored.metadata.size <= WHOLE_READ_MAX_BYTES) {
+    let body: Uint8Array
+    try {
+      body = await substituteWhole(stored.body, expected, substitution)
+    } catch (reason) {
+      const cause = new Error(readFailure(id, reason), { cause: reason })
+      throw new ServiceFailure({ reason: 'storage_failed', cause })
+    }
+    return new Response(body, { status: 200, headers })
+  }
   // A fixed length makes a body that comes out shorter or longer (a cut-short or corrupted
-  // value) fail the transfer instead of ending as a 200 that parses.
-  // The client just sees a failed transfer cut off, so the log is the one place that names the
-  // export.
+  // value) fail the transfer instead of ending as a 200 that parses. The client just sees a
+  // failed transfer cut off, so the log is the one place that names the export.
   const { readable, writable } = new FixedLengthStream(length)
-  void pumpThroughWalker(stored.body, stored.metadata.size, tag, writable).catch(
-    (reason: unknown) => logFailedRead(id, reason),
-  )
+  void pumpSubstituted(stored.body, expected, substitution, writable).catch((reason: unknown) => {
+    // The client stopped reading (workerd: "Network connection lost."): the export is fine.
+    if (!(reason instanceof SinkClosedError)) console.error(readFailure(id, reason))
+  })
   return new Response(readable, { status: 200, headers })
 }
 
-/** Logs why the stored value of `id` could not be served whole (the transfer is aborted). */
-function logFailedRead(id: string, reason: unknown): void {
-  // The client stopped reading (workerd: "Network connection lost."): the export is fine.
-  if (reason instanceof SinkClosedError) return
+/** Why the stored value of `id` could not be served whole, for the log. */
+function readFailure(id: string, reason: unknown): string {
   if (reason instanceof MalformedExportError) {
-    console.error(`export ${id} is malformed: ${reason.reason} at byte ${reason.offset}`)
-  } else {
-    console.error(`export ${id} could not be read: ${String(reason)}`)
+    return `export ${id} is malformed: ${reason.reason} at byte ${reason.offset}`
   }
+  return `export ${id} could not be read: ${String(reason)}`
 }
 
 async function findLiveExport(env: Env, id: string): Promise<StoredExport> {

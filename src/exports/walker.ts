@@ -7,13 +7,11 @@
  * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { PLACEHOLDER } from './walker-bytes'
+import { replaceSpans } from './spans'
 import { JsonScanner, MalformedExportError } from './walker-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
 export { MalformedExportError, type MalformedReason } from './walker-scanner'
-
-/** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
-const SMALL_COPY_BYTES = 48
 
 const EMPTY = new Uint8Array(0)
 
@@ -45,6 +43,11 @@ export class TagWalker {
     this.reuseInput = options.reuseInput === true
   }
 
+  /** Placeholders substituted so far. */
+  get replaced(): number {
+    return this.scanner.placeholders
+  }
+
   /** Substitutes in one chunk; returns the bytes that can go out now (possibly a view of `chunk`). */
   push(chunk: Uint8Array): Uint8Array {
     if (this.failure) throw this.failure
@@ -63,10 +66,7 @@ export class TagWalker {
     const end = this.guard(() => this.scanner.scan(buf, found))
     // Copied, as the producer may reuse its chunk once we return.
     if (end < buf.length) this.held = buf.slice(end)
-    if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
-    if (!this.shrinks) return join(buf, end, found, this.tag)
-    // One native copy, then moves within it, beats a `subarray` and a `set` per span.
-    return compact(owned ? buf : buf.slice(0, end), end, found, this.tag)
+    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks)
   }
 
   /** Ends the document; throws `MalformedExportError` unless it was whole. Returns no bytes. */
@@ -116,49 +116,4 @@ export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Arr
       walker.finish()
     },
   })
-}
-
-/** `buf[0, end)` with each `found` span replaced by `tag`, in a new buffer. */
-function join(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
-  const pairs = found.length
-  let removed = 0
-  for (let k = 0; k < pairs; k += 2) removed += found[k + 1]! - found[k]!
-  const out = new Uint8Array(end - removed + (pairs / 2) * tag.length)
-  let from = 0
-  let o = 0
-  for (let k = 0; k < pairs; k += 2) {
-    o = copy(buf, from, found[k]!, out, o)
-    o = copy(tag, 0, tag.length, out, o)
-    from = found[k + 1]!
-  }
-  copy(buf, from, end, out, o)
-  return out
-}
-
-/**
- * `buf[0, end)` with each `found` span replaced by `tag`, written over `buf` itself: the tag is
- * never longer than a span, so writing never overtakes reading.
- */
-function compact(buf: Uint8Array, end: number, found: number[], tag: Uint8Array): Uint8Array {
-  const pairs = found.length
-  let o = found[0]!
-  for (let k = 0; k < pairs; k += 2) {
-    o = copy(tag, 0, tag.length, buf, o)
-    const from = found[k + 1]!
-    const to = k + 2 < pairs ? found[k + 2]! : end
-    buf.copyWithin(o, from, to)
-    o += to - from
-  }
-  return buf.subarray(0, o)
-}
-
-/** Copies `src[from, to)` into `out` at `o`; returns the index after it. */
-function copy(src: Uint8Array, from: number, to: number, out: Uint8Array, o: number): number {
-  const length = to - from
-  if (length < SMALL_COPY_BYTES) {
-    for (let i = from; i < to; i++) out[o++] = src[i]!
-    return o
-  }
-  out.set(length === src.length ? src : src.subarray(from, to), o)
-  return o + length
 }

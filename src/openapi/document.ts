@@ -56,7 +56,7 @@ function exportResponses(withBody: boolean): Schema {
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
     '503': publicError(
-      '`not_ready`: published moments ago and not yet visible here; `unavailable`: storage failed. Retry after `Retry-After` seconds.',
+      '`not_ready`: published moments ago and not yet visible here; `unavailable`: storage failed, or the stored export is damaged. Retry after `Retry-After` seconds.',
       ['not_ready', 'unavailable'],
       ['Retry-After'],
     ),

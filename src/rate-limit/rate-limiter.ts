@@ -15,12 +15,19 @@ export const WINDOWS_KEY = 'windows'
 
 /** The per-client request counter (spec 8). */
 export class RateLimiter extends DurableObject<Env> {
+  /**
+   * What storage holds, kept in memory: the object is the only writer, so after the first read
+   * each hit costs one write and no read. Gone with the instance, and read again by the next.
+   */
+  private windows: Record<string, WindowState> | undefined
+
   /** Counts a request against every window if all have room; refusals count nowhere. */
   async hit(rules: WindowRule[]): Promise<RateVerdict> {
     const stored = this.storedWindows()
     const { verdict, next } = decide(rules, stored, Date.now())
     if (next === null) return verdict
     this.ctx.storage.kv.put(WINDOWS_KEY, next)
+    this.windows = next
     // The latest reset moves only when a window starts; the alarm follows it.
     const cleanupAt = latestReset(next)
     if (cleanupAt !== undefined && cleanupAt !== latestReset(stored)) {
@@ -38,9 +45,11 @@ export class RateLimiter extends DurableObject<Env> {
     }
     // The input gate holds new requests until this completes, so none is lost in between.
     await this.ctx.storage.deleteAll()
+    this.windows = {}
   }
 
   private storedWindows(): Record<string, WindowState> {
-    return this.ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
+    this.windows ??= this.ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
+    return this.windows
   }
 }

@@ -1,0 +1,79 @@
+/**
+ * Writing a chunk out with some of its spans replaced by the tag: the one output step the tag
+ * walker and the placeholder splicer share.
+ */
+
+/** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
+const SMALL_COPY_BYTES = 48
+
+/**
+ * `buf[0, end)` with each `[start, end)` pair of `found` (in order, not overlapping) replaced by
+ * `tag`. Written over `buf` itself when `owned` (nobody reads `buf` afterwards) and the tag is no
+ * longer than any span, else into a new buffer. Returns a view of `buf` when nothing is replaced.
+ */
+export function replaceSpans(
+  buf: Uint8Array,
+  end: number,
+  found: readonly number[],
+  tag: Uint8Array,
+  owned: boolean,
+  shrinks: boolean,
+): Uint8Array {
+  if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
+  return owned && shrinks ? compact(buf, end, found, tag) : join(buf, end, found, tag)
+}
+
+/** `buf[0, end)` with each `found` span replaced by `tag`, in a new buffer. */
+function join(buf: Uint8Array, end: number, found: readonly number[], tag: Uint8Array): Uint8Array {
+  const pairs = found.length
+  let removed = 0
+  for (let k = 0; k < pairs; k += 2) removed += found[k + 1]! - found[k]!
+  const out = new Uint8Array(end - removed + (pairs / 2) * tag.length)
+  let from = 0
+  let o = 0
+  for (let k = 0; k < pairs; k += 2) {
+    o = copy(buf, from, found[k]!, out, o)
+    o = copy(tag, 0, tag.length, out, o)
+    from = found[k + 1]!
+  }
+  copy(buf, from, end, out, o)
+  return out
+}
+
+/**
+ * `buf[0, end)` with each `found` span replaced by `tag`, written over `buf` itself: the tag is
+ * never longer than a span, so writing never overtakes reading.
+ */
+function compact(
+  buf: Uint8Array,
+  end: number,
+  found: readonly number[],
+  tag: Uint8Array,
+): Uint8Array {
+  const pairs = found.length
+  let o = found[0]!
+  for (let k = 0; k < pairs; k += 2) {
+    o = copy(tag, 0, tag.length, buf, o)
+    const from = found[k + 1]!
+    const to = k + 2 < pairs ? found[k + 2]! : end
+    // Forward byte moves are safe here: `o` never passes `from`.
+    if (to - from < SMALL_COPY_BYTES) {
+      for (let i = from; i < to; i++) buf[o++] = buf[i]!
+    } else {
+      buf.copyWithin(o, from, to)
+      o += to - from
+    }
+  }
+  return buf.subarray(0, o)
+}
+
+/** Copies `src[from, to)` into `out` at `o`; returns the index after it. */
+function copy(src: Uint8Array, from: number, to: number, out: Uint8Array, o: number): number {
+  const length = to - from
+  if (length < SMALL_COPY_BYTES) {
+    for (let i = from; i < to; i++) out[o++] = src[i]!
+    return o
+  }
+  out.set(length === src.length ? src : src.subarray(from, to), o)
+  return o + length
+}
