@@ -25,6 +25,10 @@ const BUILD = join(OUT_DIR, 'build')
 const args = process.argv.slice(2)
 const QUICK = args.includes('--quick')
 const SAVE = args.includes('--save')
+/** `--only a,b`: run only these sections (walker, memory, request, limiter, publish); others are left out of the table. */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
+const runs = (section) => ONLY === null || ONLY.includes(section)
+if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
 /** `--entry FILE`: bench a candidate Worker entry (bundled with esbuild) instead of the tree's. */
 const ENTRY = args.includes('--entry') ? args[args.indexOf('--entry') + 1] : null
 
@@ -78,26 +82,30 @@ const started = performance.now()
 await buildBundles()
 const cases = await import(pathToFileURL(join(BUILD, 'walker-cases.mjs')).href)
 
-log('walker in Node')
-results.walkerNode = nodeJson('walker-node.mjs', [], {
-  casesModule: pathToFileURL(join(BUILD, 'walker-cases.mjs')).href,
-  inputs: WALKER_INPUTS,
-  rounds: CONFIG.walker.rounds,
-  minBatchMs: CONFIG.walker.nodeBatchMs,
-})
+if (runs('walker')) {
+  log('walker in Node')
+  results.walkerNode = nodeJson('walker-node.mjs', [], {
+    casesModule: pathToFileURL(join(BUILD, 'walker-cases.mjs')).href,
+    inputs: WALKER_INPUTS,
+    rounds: CONFIG.walker.rounds,
+    minBatchMs: CONFIG.walker.nodeBatchMs,
+  })
+}
 
-log('memory in Node')
-results.memory = []
-for (const mode of ['splicer', 'walker', 'replaceAll']) {
-  for (const bytes of CONFIG.memory.sizes) {
-    results.memory.push(
-      nodeJson('memory-node.mjs', ['--expose-gc'], {
-        casesModule: pathToFileURL(join(BUILD, 'walker-cases.mjs')).href,
-        mode,
-        synthetic: CONFIG.memory.synthetic,
-        bytes,
-      }),
-    )
+if (runs('memory')) {
+  log('memory in Node')
+  results.memory = []
+  for (const mode of ['splicer', 'walker', 'replaceAll']) {
+    for (const bytes of CONFIG.memory.sizes) {
+      results.memory.push(
+        nodeJson('memory-node.mjs', ['--expose-gc'], {
+          casesModule: pathToFileURL(join(BUILD, 'walker-cases.mjs')).href,
+          mode,
+          synthetic: CONFIG.memory.synthetic,
+          bytes,
+        }),
+      )
+    }
   }
 }
 
@@ -115,16 +123,24 @@ try {
       ),
     ),
   )
-  log('walker in workerd')
-  results.walkerWorkerd = await walkerInWorkerd(urls.walker)
-  log('request path')
-  results.http = await requestPath(urls)
-  log('limiter')
-  results.limiter = await limiterCost(urls.probe)
-  log('publishing')
-  results.publish = await publishing(urls)
-  log('ID allocation')
-  results.alloc = await allocation(urls)
+  if (runs('walker')) {
+    log('walker in workerd')
+    results.walkerWorkerd = await walkerInWorkerd(urls.walker)
+  }
+  if (runs('request')) {
+    log('request path')
+    results.http = await requestPath(urls)
+  }
+  if (runs('limiter')) {
+    log('limiter')
+    results.limiter = await limiterCost(urls.probe)
+  }
+  if (runs('publish')) {
+    log('publishing')
+    results.publish = await publishing(urls)
+    log('ID allocation')
+    results.alloc = await allocation(urls)
+  }
 } finally {
   await mf.dispose()
 }
@@ -653,8 +669,8 @@ function tableRows(r) {
   const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`
 
   for (const [env, list] of [
-    ['workerd', r.walkerWorkerd],
-    ['Node', r.walkerNode.results],
+    ['workerd', r.walkerWorkerd ?? []],
+    ['Node', r.walkerNode?.results ?? []],
   ]) {
     for (const input of list) {
       const m = Object.fromEntries(Object.entries(input.mbps).map(([k, v]) => [k, median(v)]))
@@ -708,147 +724,153 @@ function tableRows(r) {
     }
   }
 
-  const mem = (mode, bytes) => r.memory.find((m) => m.mode === mode && m.bytes === bytes)
-  const [small, large] = CONFIG.memory.sizes
-  for (const bytes of [small, large]) {
-    const a = mem('replaceAll', bytes)
+  if (r.memory) {
+    const mem = (mode, bytes) => r.memory.find((m) => m.mode === mode && m.bytes === bytes)
+    const [small, large] = CONFIG.memory.sizes
+    for (const bytes of [small, large]) {
+      const a = mem('replaceAll', bytes)
+      for (const engine of ['splicer', 'walker']) {
+        const w = mem(engine, bytes)
+        row(
+          'memory',
+          `${engine} peak while streaming ${bytes / 1e6} MB (dense), Node`,
+          `${kb(w.peakLive)} live, ${kb(w.peakWithGarbage)} with garbage`,
+          `(a) replaceAll ${kb(a.peakLive)} live`,
+          w.peakLive / a.peakLive,
+        )
+      }
+    }
     for (const engine of ['splicer', 'walker']) {
-      const w = mem(engine, bytes)
-      row(
-        'memory',
-        `${engine} peak while streaming ${bytes / 1e6} MB (dense), Node`,
-        `${kb(w.peakLive)} live, ${kb(w.peakWithGarbage)} with garbage`,
-        `(a) replaceAll ${kb(a.peakLive)} live`,
-        w.peakLive / a.peakLive,
-      )
+      const ws = mem(engine, small)
+      const wl = mem(engine, large)
+      for (const [what, key] of [
+        ['live', 'peakLive'],
+        ['with garbage', 'peakWithGarbage'],
+      ]) {
+        const growth = wl[key] / ws[key]
+        row(
+          'memory',
+          `${engine} peak ${what}: ${large / 1e6} MB vs ${small / 1e6} MB export`,
+          kb(wl[key]),
+          kb(ws[key]),
+          growth,
+          '~1x (<= 1.25x)',
+          verdict(growth <= 1.25),
+        )
+      }
     }
   }
-  for (const engine of ['splicer', 'walker']) {
-    const ws = mem(engine, small)
-    const wl = mem(engine, large)
-    for (const [what, key] of [
-      ['live', 'peakLive'],
-      ['with garbage', 'peakWithGarbage'],
-    ]) {
-      const growth = wl[key] / ws[key]
-      row(
-        'memory',
-        `${engine} peak ${what}: ${large / 1e6} MB vs ${small / 1e6} MB export`,
-        kb(wl[key]),
-        kb(ws[key]),
-        growth,
-        '~1x (<= 1.25x)',
-        verdict(growth <= 1.25),
-      )
-    }
-  }
-
-  const h = r.http.summary
-  const reqs = (s) =>
-    `${Math.round(s.rps).toLocaleString('en-US')} req/s, p50 ${s.p50.toFixed(1)} ms, ` +
-    `p99 ${s.p99.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
-  const clean = (...names) => names.every((n) => h[n].unexpected === 0)
-  row(
-    'request',
-    `GET ${r.http.fixture} (${kb(r.http.bytes)}), varied tags, ${CONFIG.http.clientIps} IPs`,
-    reqs(h.GET),
-    `KV pass-through: ${reqs(h['GET baseline'])}`,
-    r.http.ratios.GET,
-    '>= 0.7x',
-    clean('GET', 'GET baseline') ? verdict(r.http.ratios.GET >= 0.7) : 'FAIL',
-  )
-  row(
-    'request',
-    `GET synthetic sparse export (${kb(r.http.streamedBytes)}, streamed), varied tags`,
-    reqs(h['GET streamed']),
-    `KV pass-through: ${reqs(h['GET streamed baseline'])}`,
-    r.http.ratios['GET streamed'],
-    '',
-    clean('GET streamed', 'GET streamed baseline') ? '' : 'FAIL',
-  )
-  for (const [name, what, baseline] of [
-    ['HEAD', 'HEAD (same export)', 'KV metadata only'],
-    ['404', 'GET unknown ID (404)', 'KV miss, constant 404'],
-    ['429', 'GET over the limit (429)', 'constant 429'],
-    ['OPTIONS', 'OPTIONS preflight (204)', 'constant 204'],
-  ]) {
+  if (r.http) {
+    const h = r.http.summary
+    const reqs = (s) =>
+      `${Math.round(s.rps).toLocaleString('en-US')} req/s, p50 ${s.p50.toFixed(1)} ms, ` +
+      `p99 ${s.p99.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
+    const clean = (...names) => names.every((n) => h[n].unexpected === 0)
     row(
       'request',
-      what,
-      reqs(h[name]),
-      `${baseline}: ${reqs(h[`${name} baseline`])}`,
-      r.http.ratios[name],
+      `GET ${r.http.fixture} (${kb(r.http.bytes)}), varied tags, ${CONFIG.http.clientIps} IPs`,
+      reqs(h.GET),
+      `KV pass-through: ${reqs(h['GET baseline'])}`,
+      r.http.ratios.GET,
+      '>= 0.7x',
+      clean('GET', 'GET baseline') ? verdict(r.http.ratios.GET >= 0.7) : 'FAIL',
+    )
+    row(
+      'request',
+      `GET synthetic sparse export (${kb(r.http.streamedBytes)}, streamed), varied tags`,
+      reqs(h['GET streamed']),
+      `KV pass-through: ${reqs(h['GET streamed baseline'])}`,
+      r.http.ratios['GET streamed'],
       '',
-      clean(name, `${name} baseline`) ? '' : 'FAIL',
+      clean('GET streamed', 'GET streamed baseline') ? '' : 'FAIL',
+    )
+    for (const [name, what, baseline] of [
+      ['HEAD', 'HEAD (same export)', 'KV metadata only'],
+      ['404', 'GET unknown ID (404)', 'KV miss, constant 404'],
+      ['429', 'GET over the limit (429)', 'constant 429'],
+      ['OPTIONS', 'OPTIONS preflight (204)', 'constant 204'],
+    ]) {
+      row(
+        'request',
+        what,
+        reqs(h[name]),
+        `${baseline}: ${reqs(h[`${name} baseline`])}`,
+        r.http.ratios[name],
+        '',
+        clean(name, `${name} baseline`) ? '' : 'FAIL',
+      )
+    }
+
+    row(
+      'limiter',
+      'GET, with the limiter vs the same routes without it',
+      reqs(h.GET),
+      `no limiter: ${reqs(h['GET no limiter'])}`,
+      r.http.ratios['GET vs no limiter'],
+      '',
+      clean('GET no limiter') ? '' : 'FAIL',
+    )
+    row(
+      'limiter',
+      'HEAD, with the limiter vs without it',
+      reqs(h.HEAD),
+      `no limiter: ${reqs(h['HEAD no limiter'])}`,
+      r.http.ratios['HEAD vs no limiter'],
+      '',
+      clean('HEAD no limiter') ? '' : 'FAIL',
+    )
+    row(
+      'limiter',
+      'HEAD from a new address every time vs from known ones',
+      reqs(h['HEAD new client']),
+      `known addresses: ${reqs(h.HEAD)}`,
+      r.http.ratios['HEAD new client vs known'],
+      '',
+      clean('HEAD new client') ? '' : 'FAIL',
+    )
+    row(
+      'limiter',
+      'workerd CPU per HEAD, with the limiter vs without it',
+      `${ms(h.HEAD.cpuMicros)} (limiter: +${ms(h.HEAD.cpuMicros - h['HEAD no limiter'].cpuMicros)})`,
+      ms(h['HEAD no limiter'].cpuMicros),
+      h.HEAD.cpuMicros / h['HEAD no limiter'].cpuMicros,
     )
   }
-
-  row(
-    'limiter',
-    'GET, with the limiter vs the same routes without it',
-    reqs(h.GET),
-    `no limiter: ${reqs(h['GET no limiter'])}`,
-    r.http.ratios['GET vs no limiter'],
-    '',
-    clean('GET no limiter') ? '' : 'FAIL',
-  )
-  row(
-    'limiter',
-    'HEAD, with the limiter vs without it',
-    reqs(h.HEAD),
-    `no limiter: ${reqs(h['HEAD no limiter'])}`,
-    r.http.ratios['HEAD vs no limiter'],
-    '',
-    clean('HEAD no limiter') ? '' : 'FAIL',
-  )
-  row(
-    'limiter',
-    'HEAD from a new address every time vs from known ones',
-    reqs(h['HEAD new client']),
-    `known addresses: ${reqs(h.HEAD)}`,
-    r.http.ratios['HEAD new client vs known'],
-    '',
-    clean('HEAD new client') ? '' : 'FAIL',
-  )
-  row(
-    'limiter',
-    'workerd CPU per HEAD, with the limiter vs without it',
-    `${ms(h.HEAD.cpuMicros)} (limiter: +${ms(h.HEAD.cpuMicros - h['HEAD no limiter'].cpuMicros)})`,
-    ms(h['HEAD no limiter'].cpuMicros),
-    h.HEAD.cpuMicros / h['HEAD no limiter'].cpuMicros,
-  )
-  const l = r.limiter
-  row(
-    'limiter',
-    `RateLimiter.hit RPC alone, sequential, ${l.keys} clients`,
-    `${l.hitMicros.toFixed(0)} us/call`,
-    `bare DO RPC ${l.echoMicros.toFixed(0)} us/call (plus one storage write: ${l.writeMicros.toFixed(0)} us)`,
-    l.ratio,
-  )
-
-  const p = r.publish.summary
-  const pubs = (s) =>
-    `${s.rps.toFixed(1)}/s, p50 ${s.p50.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
-  row(
-    'publish',
-    `POST /editor-api/exports, ${r.publish.fixture} (${kb(r.publish.bytes)})`,
-    pubs(p.publish),
-    `KV put of the body: ${pubs(p['KV put baseline'])}`,
-    r.publish.ratio,
-    '',
-    p.publish.unexpected === 0 && p['KV put baseline'].unexpected === 0 ? '' : 'FAIL',
-  )
-  const a = r.alloc
-  const pct = (x) => `${Math.round(x * 100)}%`
-  row(
-    'publish',
-    `ID allocation, space of ${a.space}: ${pct(a.fullFrom)}-${pct(a.fullTo)} vs 0-${pct(a.emptyTo)} full`,
-    `${a.fullMicros.toFixed(0)} us/ID`,
-    `${a.emptyMicros.toFixed(0)} us/ID`,
-    a.ratio,
-    'flat (<= 1.25x)',
-    a.duplicates === 0 ? verdict(a.ratio <= 1.25) : 'FAIL',
-  )
+  if (r.limiter) {
+    const l = r.limiter
+    row(
+      'limiter',
+      `RateLimiter.hit RPC alone, sequential, ${l.keys} clients`,
+      `${l.hitMicros.toFixed(0)} us/call`,
+      `bare DO RPC ${l.echoMicros.toFixed(0)} us/call (plus one storage write: ${l.writeMicros.toFixed(0)} us)`,
+      l.ratio,
+    )
+  }
+  if (r.publish) {
+    const p = r.publish.summary
+    const pubs = (s) =>
+      `${s.rps.toFixed(1)}/s, p50 ${s.p50.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
+    row(
+      'publish',
+      `POST /editor-api/exports, ${r.publish.fixture} (${kb(r.publish.bytes)})`,
+      pubs(p.publish),
+      `KV put of the body: ${pubs(p['KV put baseline'])}`,
+      r.publish.ratio,
+      '',
+      p.publish.unexpected === 0 && p['KV put baseline'].unexpected === 0 ? '' : 'FAIL',
+    )
+    const a = r.alloc
+    const pct = (x) => `${Math.round(x * 100)}%`
+    row(
+      'publish',
+      `ID allocation, space of ${a.space}: ${pct(a.fullFrom)}-${pct(a.fullTo)} vs 0-${pct(a.emptyTo)} full`,
+      `${a.fullMicros.toFixed(0)} us/ID`,
+      `${a.emptyMicros.toFixed(0)} us/ID`,
+      a.ratio,
+      'flat (<= 1.25x)',
+      a.duplicates === 0 ? verdict(a.ratio <= 1.25) : 'FAIL',
+    )
+  }
   return rows
 }
 

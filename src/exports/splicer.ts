@@ -20,6 +20,13 @@ import { PLACEHOLDER } from './walker-bytes'
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
 const LENGTH = PATTERN.length
 
+/** The placeholder as four little-endian words: a candidate is checked in four reads. */
+const WORDS = new DataView(PATTERN.buffer, PATTERN.byteOffset, LENGTH)
+const W0 = WORDS.getUint32(0, true)
+const W1 = WORDS.getUint32(4, true)
+const W2 = WORDS.getUint32(8, true)
+const W3 = WORDS.getUint32(12, true)
+
 /** For each byte, a bit per position of the placeholder that holds it. */
 const POSITIONS = new Uint16Array(256)
 for (let i = 0; i < LENGTH; i++) POSITIONS[PATTERN[i]!]! |= 1 << i
@@ -63,6 +70,7 @@ export class PlaceholderSplicer {
     const found = this.found
     found.length = 0
     const length = buf.length
+    const words = new DataView(buf.buffer, buf.byteOffset, length)
     // Every placeholder covers exactly one of the positions 15, 31, 47...: looking at those
     // alone finds them all, in order, and their loads do not wait on each other.
     for (let probe = LENGTH - 1; probe < length; probe += LENGTH) {
@@ -71,7 +79,7 @@ export class PlaceholderSplicer {
         const bit = positions & -positions
         positions ^= bit
         const start = probe - (31 - Math.clz32(bit))
-        if (start >= 0 && start + LENGTH <= length && matchesAt(buf, start)) {
+        if (start >= 0 && start + LENGTH <= length && matchesAt(words, start)) {
           found.push(start, start + LENGTH)
           break
         }
@@ -92,10 +100,14 @@ export class PlaceholderSplicer {
   }
 }
 
-/** Whether the 16 bytes of `buf` at `at` are the placeholder. */
-function matchesAt(buf: Uint8Array, at: number): boolean {
-  for (let i = 0; i < LENGTH; i++) if (buf[at + i] !== PATTERN[i]) return false
-  return true
+/** Whether the 16 bytes at `at` are the placeholder. */
+function matchesAt(words: DataView, at: number): boolean {
+  return (
+    words.getUint32(at, true) === W0 &&
+    words.getUint32(at + 4, true) === W1 &&
+    words.getUint32(at + 8, true) === W2 &&
+    words.getUint32(at + 12, true) === W3
+  )
 }
 
 /**
