@@ -8,7 +8,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SinkClosedError } from '../src/exports/pump'
+import { READ_STALL_TIMEOUT_MS, SinkClosedError } from '../src/exports/pump'
 import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
 import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
@@ -210,6 +210,51 @@ describe('a KV read that breaks mid-transfer', () => {
     await vi.waitFor(() => expect(log).toHaveBeenCalled())
     expect(logged(log)).toEqual([`export ${ID} could not be read: Error: KV stream reset`])
   })
+})
+
+describe('a KV value that stops arriving', () => {
+  /** KV answering `doc`'s metadata and a body that stops after its first 30 bytes. */
+  async function stalledKv(doc: string): Promise<KVNamespace> {
+    await storeExport(ID, doc)
+    const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
+    return kvServing(metadata, () => {
+      const head = new TextEncoder().encode(doc.slice(0, 30))
+      return new ReadableStream({
+        start: (controller) => controller.enqueue(head),
+        pull: () => new Promise(() => {}),
+      })
+    })
+  }
+  const why = `export ${ID} could not be read: TimeoutError: KV value read: no answer within ${READ_STALL_TIMEOUT_MS} ms`
+
+  it(
+    'answers 503 after the stall timeout when the export is read whole, and logs the id',
+    async () => {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const started = Date.now()
+      const res = await callWithEnv({ EXPORTS: await stalledKv(DOC) }, `/server-api?id=${ID}`)
+      expect(res.status).toBe(503)
+      expect((await errorOf(res)).code).toBe('unavailable')
+      expect(Date.now() - started).toBeLessThan(READ_STALL_TIMEOUT_MS + 2000)
+      expect(logged(log)).toEqual([expect.stringContaining(why)])
+    },
+    READ_STALL_TIMEOUT_MS + 10_000,
+  )
+
+  it(
+    'aborts the transfer after the stall timeout when the export is streamed, and logs the id',
+    async () => {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const started = Date.now()
+      const res = await callWithEnv({ EXPORTS: await stalledKv(BIG_DOC) }, `/server-api?id=${ID}`)
+      expect(res.status).toBe(200)
+      await expect(res.text()).rejects.toThrow()
+      expect(Date.now() - started).toBeLessThan(READ_STALL_TIMEOUT_MS + 2000)
+      await vi.waitFor(() => expect(log).toHaveBeenCalled())
+      expect(logged(log)).toEqual([why])
+    },
+    READ_STALL_TIMEOUT_MS + 10_000,
+  )
 })
 
 describe('a client that stops reading mid-transfer', () => {

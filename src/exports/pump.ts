@@ -10,12 +10,15 @@
  *   time with a BYOB reader keeps that small, at 256 KiB of memory per response in flight.
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
+import { withTimeout } from '../timeout'
 import type { ExportMetadata } from './store'
 import type { Substitution } from './substitution'
 import { ValueMismatchError } from './value-mismatch'
 
 /** Bytes gathered from the stored value before they go through the substitution. */
 export const READ_CHUNK_BYTES = 256 * 1024
+/** A read of the stored value that brings nothing for this long fails it (a storage failure). */
+export const READ_STALL_TIMEOUT_MS = 5000
 
 /** What the metadata promises about a value and its substituted form. */
 export interface ExpectedValue {
@@ -144,6 +147,11 @@ async function readAll(
   return whole
 }
 
+/** `read`, failed with `TimeoutError` if it brings nothing within `READ_STALL_TIMEOUT_MS`. */
+function stalling<T>(read: Promise<T>): Promise<T> {
+  return withTimeout(read, READ_STALL_TIMEOUT_MS, 'KV value read')
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length)
   out.set(a)
@@ -166,7 +174,7 @@ async function* largeChunks(
     const reader = source.getReader()
     try {
       for (;;) {
-        const { done, value } = await reader.read()
+        const { done, value } = await stalling(reader.read())
         if (done) return
         if (value.length > 0) yield value
       }
@@ -176,7 +184,7 @@ async function* largeChunks(
   }
   try {
     for (;;) {
-      const { done, value } = await byob.readAtLeast(bytes, new Uint8Array(bytes))
+      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(bytes)))
       if (value !== undefined && value.length > 0) yield value
       if (done) return
     }
