@@ -178,19 +178,25 @@ describe('a stored export that is damaged', () => {
   })
 })
 
+/**
+ * Stores `doc`, then returns a KV binding that answers its metadata and a body of its first 30
+ * bytes, after which every pull goes to `pull` (to fail, or never to answer).
+ */
+async function kvAfterHead(
+  doc: string,
+  pull: (controller: ReadableStreamDefaultController<Uint8Array>) => void | Promise<void>,
+): Promise<KVNamespace> {
+  await storeExport(ID, doc)
+  const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
+  return kvServing(metadata, () => {
+    const head = new TextEncoder().encode(doc.slice(0, 30))
+    return new ReadableStream({ start: (controller) => controller.enqueue(head), pull })
+  })
+}
+
 describe('a KV read that breaks mid-transfer', () => {
-  /** KV answering `doc`'s metadata and a body that fails after its first 30 bytes. */
-  async function breakingKv(doc: string): Promise<KVNamespace> {
-    await storeExport(ID, doc)
-    const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
-    return kvServing(metadata, () => {
-      const head = new TextEncoder().encode(doc.slice(0, 30))
-      return new ReadableStream({
-        start: (controller) => controller.enqueue(head),
-        pull: (controller) => controller.error(new Error('KV stream reset')),
-      })
-    })
-  }
+  const breakingKv = (doc: string) =>
+    kvAfterHead(doc, (controller) => controller.error(new Error('KV stream reset')))
 
   it('answers 503 and logs the id when the export is read whole', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
@@ -213,18 +219,7 @@ describe('a KV read that breaks mid-transfer', () => {
 })
 
 describe('a KV value that stops arriving', () => {
-  /** KV answering `doc`'s metadata and a body that stops after its first 30 bytes. */
-  async function stalledKv(doc: string): Promise<KVNamespace> {
-    await storeExport(ID, doc)
-    const { metadata } = await env.EXPORTS.getWithMetadata<ExportMetadata>(exportKey(ID))
-    return kvServing(metadata, () => {
-      const head = new TextEncoder().encode(doc.slice(0, 30))
-      return new ReadableStream({
-        start: (controller) => controller.enqueue(head),
-        pull: () => new Promise(() => {}),
-      })
-    })
-  }
+  const stalledKv = (doc: string) => kvAfterHead(doc, () => new Promise(() => {}))
   const why = `export ${ID} could not be read: TimeoutError: KV value read: no answer within ${READ_STALL_TIMEOUT_MS} ms`
 
   it(

@@ -14,7 +14,7 @@
  * Memory does not grow with the document: at most 15 bytes (a placeholder cut by the end of a
  * chunk) are held back.
  */
-import { replaceSpans } from './spans'
+import { prepend, replaceSpans } from './spans'
 import { PLACEHOLDER } from './walker-bytes'
 
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
@@ -61,9 +61,7 @@ export class PlaceholderSplicer {
     let owned = this.reuseInput
     if (this.held) {
       // Rare (a chunk ended inside a placeholder): one copy of this chunk.
-      buf = new Uint8Array(this.held.length + chunk.length)
-      buf.set(this.held)
-      buf.set(chunk, this.held.length)
+      buf = prepend(this.held, chunk)
       this.held = null
       owned = true
     }

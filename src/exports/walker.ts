@@ -7,7 +7,7 @@
  * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { PLACEHOLDER } from './walker-bytes'
-import { replaceSpans } from './spans'
+import { prepend, replaceSpans } from './spans'
 import { JsonScanner, MalformedExportError } from './walker-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
@@ -55,9 +55,7 @@ export class TagWalker {
     let owned = this.reuseInput
     if (this.held) {
       // Rare (a chunk ended inside an escape or placeholder): one copy of this chunk.
-      buf = new Uint8Array(this.held.length + chunk.length)
-      buf.set(this.held)
-      buf.set(chunk, this.held.length)
+      buf = prepend(this.held, chunk)
       this.held = null
       owned = true
     }
