@@ -1,16 +1,9 @@
+import { concatBytes } from '../src/bytes'
 import { TagWalker } from '../src/exports/walker'
 import { PlaceholderSplicer } from '../src/exports/splicer'
 
 /** Concatenation of byte arrays. */
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+export const concat = concatBytes
 
 /** The walker's whole output for `chunks`, pushed one by one. */
 export function walk(chunks: Uint8Array[], tag = 'bde', reuseInput = false): Uint8Array {

@@ -16,6 +16,7 @@
  *     compared by parsed equality, not bytes.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
+import { concatBytes } from '../../src/bytes'
 import { PlaceholderSplicer } from '../../src/exports/splicer'
 import { substitutionFor } from '../../src/exports/substitution'
 import { PLACEHOLDER, TagWalker, scanPlaceholders, substituteTag } from '../../src/exports/walker'
@@ -168,18 +169,7 @@ function serializeToken(token: TokenType, value: unknown, tag: string): string {
 }
 
 /** Joins output chunks into one buffer. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!
-  let total = 0
-  for (const part of parts) total += part.length
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+export const concat = concatBytes
 
 /** Whether two buffers hold the same bytes. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

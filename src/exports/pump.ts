@@ -10,6 +10,7 @@
  *   time with a BYOB reader keeps that small, at 256 KiB of memory per response in flight.
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
+import { concatBytes } from '../bytes'
 import { withTimeout } from '../timeout'
 import type { ExportMetadata } from './store'
 import type { Substitution } from './substitution'
@@ -52,7 +53,7 @@ export async function substituteWhole(
   const rest = substitution.finish()
   if (value.length !== size) throw ValueMismatchError.wrongSize(value.length, size)
   checkPlaceholders(substitution, expected, true)
-  const out = rest.length === 0 ? body : concat(body, rest)
+  const out = rest.length === 0 ? body : concatBytes([body, rest])
   if (out.length !== expected.outputBytes) throw ValueMismatchError.outgrows(expected.outputBytes)
   return out
 }
@@ -137,26 +138,12 @@ async function readAll(
   }
   // Leaving the loop released the reader; what is left of a value too long is not needed.
   if (total >= limit) await source.cancel().catch(() => {})
-  if (chunks.length === 1) return chunks[0]!
-  const whole = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    whole.set(chunk, at)
-    at += chunk.length
-  }
-  return whole
+  return concatBytes(chunks)
 }
 
 /** `read`, failed with `TimeoutError` if it brings nothing within `READ_STALL_TIMEOUT_MS`. */
 function stalling<T>(read: Promise<T>): Promise<T> {
   return withTimeout(read, READ_STALL_TIMEOUT_MS, 'KV value read')
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }
 
 /** `source` in chunks of `bytes` (the last may be shorter), each in memory of its own. */

@@ -1,16 +1,7 @@
 /**
- * The byte moves the tag walker and the placeholder splicer share: joining the bytes held back
- * at the end of one chunk to the next, and writing a chunk out with some of its spans replaced
- * by the tag.
+ * Writing a chunk out with some of its spans replaced by the tag: the one output step the tag
+ * walker and the placeholder splicer share.
  */
-
-/** `held` then `chunk`, in one new buffer. */
-export function prepend(held: Uint8Array, chunk: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(held.length + chunk.length)
-  buf.set(held)
-  buf.set(chunk, held.length)
-  return buf
-}
 
 /** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
 const SMALL_COPY_BYTES = 48

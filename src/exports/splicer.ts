@@ -14,7 +14,8 @@
  * Memory does not grow with the document: at most 15 bytes (a placeholder cut by the end of a
  * chunk) are held back.
  */
-import { prepend, replaceSpans } from './spans'
+import { concatBytes } from '../bytes'
+import { replaceSpans } from './spans'
 import { PLACEHOLDER } from './walker-bytes'
 
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
@@ -61,7 +62,7 @@ export class PlaceholderSplicer {
     let owned = this.reuseInput
     if (this.held) {
       // Rare (a chunk ended inside a placeholder): one copy of this chunk.
-      buf = prepend(this.held, chunk)
+      buf = concatBytes([this.held, chunk])
       this.held = null
       owned = true
     }

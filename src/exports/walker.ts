@@ -7,7 +7,8 @@
  * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { PLACEHOLDER } from './walker-bytes'
-import { prepend, replaceSpans } from './spans'
+import { concatBytes } from '../bytes'
+import { replaceSpans } from './spans'
 import { JsonScanner, MalformedExportError } from './walker-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
@@ -55,7 +56,7 @@ export class TagWalker {
     let owned = this.reuseInput
     if (this.held) {
       // Rare (a chunk ended inside an escape or placeholder): one copy of this chunk.
-      buf = prepend(this.held, chunk)
+      buf = concatBytes([this.held, chunk])
       this.held = null
       owned = true
     }

@@ -3,6 +3,7 @@
  * Content-Length over it is refused before reading, and a body without one is counted as it
  * streams in and cancelled at the first byte past the limit.
  */
+import { concatBytes } from '../bytes'
 import { ServiceFailure } from '../http/errors'
 
 const DECIMAL = /^[0-9]+$/
@@ -28,14 +29,7 @@ export async function readBodyWithin(request: Request, limitBytes: number): Prom
     }
     chunks.push(value)
   }
-  if (chunks.length === 1) return chunks[0]!
-  const body = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    body.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return body
+  return concatBytes(chunks)
 }
 
 /** Whether a Content-Type header names JSON (`application/json`, any parameters). */
