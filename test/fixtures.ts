@@ -1,8 +1,8 @@
-import animated from '../../shared/fixtures/animated-80-displays.json?raw'
-import reading from '../../shared/fixtures/reading-41-displays.json?raw'
-import stoneGate from '../../shared/fixtures/stone-gate-136-displays.json?raw'
+import animated from '../fixtures/animated-80-displays.json?raw'
+import reading from '../fixtures/reading-41-displays.json?raw'
+import stoneGate from '../fixtures/stone-gate-136-displays.json?raw'
 
-/** The real exports of ../shared/fixtures, in their published form. */
+/** The real exports of fixtures/, in their published form. */
 export const FIXTURES: Record<string, string> = {
   'animated-80-displays': animated,
   'reading-41-displays': reading,

@@ -1,4 +1,4 @@
-// Vite's `?raw` suffix imports a file's text (used for ../shared/fixtures).
+// Vite's `?raw` suffix imports a file's text (used for fixtures/).
 declare module '*?raw' {
   const text: string
   export default text

@@ -1,7 +1,7 @@
 /**
  * Property-based tests of the tag walker against a reference: parse the document, replace the
  * placeholder in every string and key, compare. Documents are generated as JSON text, so
- * placeholders can be planted with any of their 16 characters written as `\uXXXX` escapes.
+ * placeholders can be planted with any of their 16 characters written as `\uHHHH` escapes.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -24,7 +24,7 @@ const TAG_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 /** A sanitized tag: 1 to 100 allowed characters, so both the in-place and the growing path run. */
 const tagArb = fc.string({ unit: fc.constantFrom(...TAG_CHARACTERS), minLength: 1, maxLength: 100 })
 
-/** `text` as JSON string content, each character raw or a `\uXXXX` escape in either hex case. */
+/** `text` as JSON string content, each character raw or a `\uHHHH` escape in either hex case. */
 function spelled(text: string): fc.Arbitrary<string> {
   const ways = fc.constantFrom('raw', 'lower', 'upper')
   return fc.array(ways, { minLength: text.length, maxLength: text.length }).map((how) =>

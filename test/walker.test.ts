@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import animated from '../../shared/fixtures/animated-80-displays.json?raw'
-import reading from '../../shared/fixtures/reading-41-displays.json?raw'
-import stoneGate from '../../shared/fixtures/stone-gate-136-displays.json?raw'
+import animated from '../fixtures/animated-80-displays.json?raw'
+import reading from '../fixtures/reading-41-displays.json?raw'
+import stoneGate from '../fixtures/stone-gate-136-displays.json?raw'
 import { concat, splice, walk } from './walker-driver'
 import {
   MalformedExportError,
@@ -21,7 +21,7 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const bytes = (text: string) => encoder.encode(text)
 
-/** The placeholder with the characters at `escaped` written as `\uXXXX` (upper or lower hex). */
+/** The placeholder with the characters at `escaped` written as `\uHHHH` (upper or lower hex). */
 function escapedPlaceholder(escaped: number[], lowerHex = false): string {
   return [...PLACEHOLDER]
     .map((ch, k) => {

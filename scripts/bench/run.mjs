@@ -19,7 +19,7 @@ import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { interleave, measureThroughput, median, pairedRatio, times } from './stats.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const FIXTURES = join(ROOT, '../shared/fixtures')
+const FIXTURES = join(ROOT, 'fixtures')
 const OUT_DIR = join(ROOT, 'bench-results')
 const BUILD = join(OUT_DIR, 'build')
 const args = process.argv.slice(2)

@@ -2,7 +2,7 @@
  * Which engine substitutes the tag into a stored export, chosen from what publishing recorded.
  * Publishing validated the document and counted its placeholders; when every one is written raw
  * (16 bytes each), the splicer finds them all without following the JSON structure. An export
- * with a placeholder spelled with `\uXXXX` escapes goes through the tag walker, which does.
+ * with a placeholder spelled with `\uHHHH` escapes goes through the tag walker, which does.
  */
 import { PlaceholderSplicer } from './splicer'
 import type { ExportMetadata } from './store'

@@ -23,7 +23,7 @@ export const enum Match {
   NeedMore = -2,
 }
 
-/** The placeholder; each of its 16 characters may be written raw or as a `\uXXXX` escape. */
+/** The placeholder; each of its 16 characters may be written raw or as a `\uHHHH` escape. */
 export const PLACEHOLDER = '[MODELSERVERTAG]'
 const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER)
 const PLACEHOLDER_UNITS = PLACEHOLDER_BYTES.length
@@ -47,7 +47,7 @@ IS_STRING_EVENT[Byte.Quote] =
   IS_STRING_EVENT[Byte.CloseBracket] =
     1
 
-/** The code unit written by the `\uXXXX` escape whose backslash is at `at`, or -1 if invalid. */
+/** The code unit written by the `\uHHHH` escape whose backslash is at `at`, or -1 if invalid. */
 export function escapedUnit(buf: Uint8Array, at: number): number {
   const a = HEX_VALUE[buf[at + 2]!]!
   const b = HEX_VALUE[buf[at + 3]!]!

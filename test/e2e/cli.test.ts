@@ -5,9 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { E2E_PUBLISH_TOKEN, startLocalService, type LocalService } from './local-service'
 
-const FIXTURE = fileURLToPath(
-  new URL('../../../shared/fixtures/reading-41-displays.json', import.meta.url),
-)
+const FIXTURE = fileURLToPath(new URL('../../fixtures/reading-41-displays.json', import.meta.url))
 const run = promisify(execFile)
 
 let service: LocalService

@@ -9,9 +9,9 @@ export interface Published {
   quickCommand: string
 }
 
-/** A real export of ../shared/fixtures, in its published form. */
+/** A real export of fixtures/, in its published form. */
 export function fixtureExport(name: string): string {
-  return readFileSync(new URL(`../../../shared/fixtures/${name}.json`, import.meta.url), 'utf8')
+  return readFileSync(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')
 }
 
 /** Publishes a document through the editor API of a running service. */
