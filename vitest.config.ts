@@ -1,5 +1,10 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
+import { buildAssets } from './scripts/build-assets.mjs'
+
+// The Workers project reads wrangler.toml, whose [assets] folder the [build] command fills; the
+// plugin does not run that command, so the build runs here first.
+await buildAssets()
 
 export default defineConfig({
   test: {

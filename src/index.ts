@@ -12,7 +12,6 @@ import { errorResponse, failureOf, ServiceFailure } from './http/errors'
 import { serveOpenApi } from './openapi'
 import { editorApi } from './publish/editor-api'
 import { rateLimit } from './rate-limit/middleware'
-import { serveTryIt } from './try-it'
 
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -30,7 +29,6 @@ app.all('/server-api', (c) => {
 
 app.route('/editor-api', editorApi)
 
-app.get('/', serveTryIt)
 app.use('/openapi.json', publicCors())
 app.get('/openapi.json', serveOpenApi)
 

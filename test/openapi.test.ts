@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exportKey, KV_MAX_VALUE_BYTES } from '../src/exports/store'
 import { errorResponse, type Failure } from '../src/http/errors'
-import { call, callWithEnv, storeExport } from './helpers'
+import { BASE, call, callWithEnv, storeExport } from './helpers'
 import { resolveRef, schemaErrors } from './json-schema'
 import { published, publishWith, SMALL_EXPORT } from './publishing'
 
@@ -168,7 +168,8 @@ const CASES: Case[] = [
   },
   ...editorCases(),
   { operation: 'get /openapi.json', status: 200, send: () => call('/openapi.json') },
-  { operation: 'get /', status: 200, send: () => call('/') },
+  // The page is a static asset: the asset server answers it, with the headers of its _headers.
+  { operation: 'get /', status: 200, send: () => env.ASSETS.fetch(`${BASE}/`) },
 ]
 
 /**

@@ -29,8 +29,8 @@ export const HEADERS = {
     type: 'string',
   }),
   'Cache-Control': header(
-    'Exports and errors are never cached; the OpenAPI document and the try-it page briefly.',
-    { enum: ['no-store', 'public, max-age=300'] },
+    'Exports and errors are never cached; the OpenAPI document briefly; the try-it page is revalidated (`ETag`) on every load.',
+    { enum: ['no-store', 'public, max-age=300', 'no-cache'] },
   ),
   'X-Content-Type-Options': header('Browsers must not sniff the content type.', {
     const: 'nosniff',
@@ -70,10 +70,12 @@ export const HEADERS = {
     const: 'Bearer realm="editor-api"',
   }),
   'Content-Security-Policy': header(
-    'The try-it page loads nothing but its own inline script and style, and calls only this origin.',
+    "The try-it page loads nothing but its own script and style (`script-src 'self'`), and calls only this origin.",
     { type: 'string' },
   ),
   'Referrer-Policy': header('The page sends no referrer.', { const: 'no-referrer' }),
+  ETag: header('A validator of the page, for `If-None-Match`.', { type: 'string' }),
+  'CF-Cache-Status': header("Set by Cloudflare's static asset server.", { type: 'string' }),
 }
 
 export type HeaderName = keyof typeof HEADERS

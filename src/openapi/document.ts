@@ -213,11 +213,15 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getTryItPage',
         tags: ['meta'],
         summary: 'Try-it page',
-        description: 'A page to fetch an export by ID and tag and browse it as a tree.',
+        description:
+          'A page to fetch an export by ID and tag and see its model in 3D, its animations, and its content as a tree. `/?id=241235&tag=x` fetches that export on load. Served as a static asset.',
         responses: {
           '200': {
             description: 'The page.',
-            headers: headers(['Content-Security-Policy', 'Referrer-Policy', ...NO_STORE]),
+            headers: headers(
+              ['Content-Security-Policy', 'Referrer-Policy', 'ETag', ...NO_STORE],
+              ['CF-Cache-Status'],
+            ),
             content: { 'text/html': { schema: { type: 'string' } } },
           },
         },

@@ -1,17 +1,8 @@
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { API_VERSION } from '../../src/openapi/document'
 
 describe('derived files', () => {
-  it('the committed try-it page assets are built from the current page code and client', () => {
-    const check = spawnSync(process.execPath, ['scripts/build-try-it.mjs', '--check'], {
-      encoding: 'utf8',
-    })
-    expect(check.stderr).toBe('')
-    expect(check.status).toBe(0)
-  })
-
   it('the OpenAPI document carries the package version', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }
     expect(API_VERSION).toBe(pkg.version)

@@ -10,6 +10,10 @@ const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebGL in software (SwiftShader through ANGLE), for the try-it page's model preview.
+  '--use-gl=angle',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
 ]
 
 /**

@@ -3,6 +3,7 @@
  * Children are built when a node is first opened, so a 20 MB export costs nothing until
  * someone looks inside. Text goes in through `textContent` only, never as HTML.
  */
+import { element } from './dom.js'
 
 /** Strings longer than this show their start; the whole string is one click away. */
 export const LONG_STRING_CHARS = 160
@@ -77,15 +78,4 @@ function keyOf(label: string): HTMLElement {
 function sizeOf(count: number, isArray: boolean): string {
   const text = `${count} ${isArray ? 'item' : 'key'}${count === 1 ? '' : 's'}`
   return isArray ? `[${text}]` : `{${text}}`
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const created = document.createElement(tag)
-  if (className) created.className = className
-  if (text !== undefined) created.textContent = text
-  return created
 }

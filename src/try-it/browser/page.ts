@@ -1,7 +1,9 @@
 /**
- * The try-it page: an ID and a tag in, the export out as a tree, with its remaining lifetime
- * and the caller's rate-limit state. It goes through the typed client like any other caller,
- * and never waits on a 429: a person decides whether to try again.
+ * The try-it page: an ID and a tag in, the export out as a 3D preview of its model and a tree,
+ * with its remaining lifetime and the caller's rate-limit state. It goes through the typed
+ * client like any other caller, and never waits on a 429: a person decides whether to try
+ * again. The address carries the lookup (`/?id=241235&tag=gate_1`), so a link to the page
+ * fetches the same export when opened.
  */
 import {
   ExportHttpError,
@@ -11,7 +13,9 @@ import {
   type ExportResult,
   type RateLimitState,
 } from '../../client/index.js'
+import { isPublicationId } from '../../exports/publication-id.js'
 import { jsonTree } from './json-tree.js'
+import { clearModel, showModel } from './model-section.js'
 
 const form = byId<HTMLFormElement>('lookup')
 const idInput = byId<HTMLInputElement>('id')
@@ -22,6 +26,7 @@ const facts = byId<HTMLElement>('facts')
 const expires = byId<HTMLElement>('expires')
 const limits = byId<HTMLElement>('rate-limit')
 const tree = byId<HTMLElement>('tree')
+const model = byId<HTMLElement>('model')
 
 let countdown: ReturnType<typeof setInterval> | undefined
 let inFlight: AbortController | undefined
@@ -31,11 +36,25 @@ form.addEventListener('submit', (event) => {
   void lookUp(idInput.value.trim(), tagInput.value)
 })
 
+const linked = new URLSearchParams(location.search)
+idInput.value = linked.get('id') ?? ''
+tagInput.value = linked.get('tag') ?? ''
+if (idInput.value !== '') void lookUp(idInput.value.trim(), tagInput.value)
+
+/** Puts the lookup in the address, so the page's link fetches it again. */
+function rememberInAddress(id: string, tag: string): void {
+  const query = new URLSearchParams({ id })
+  if (tag !== '') query.set('tag', tag)
+  history.replaceState(null, '', `${location.pathname}?${query.toString()}`)
+}
+
 async function lookUp(id: string, tag: string): Promise<void> {
   inFlight?.abort()
   const controller = (inFlight = new AbortController())
   clearInterval(countdown)
   tree.replaceChildren()
+  clearModel(model)
+  if (isPublicationId(id)) rememberInAddress(id, tag)
   facts.hidden = true
   show('Fetching…', 'busy')
   button.disabled = true
@@ -59,6 +78,7 @@ function showExport(id: string, result: ExportResult): void {
   show(`Export ${id}`, 'ok')
   showFacts(result.expiresInSeconds, result.rateLimit)
   tree.replaceChildren(jsonTree('content', result.content))
+  showModel(model, result.content)
 }
 
 function showError(error: unknown): void {

@@ -1,0 +1,68 @@
+/**
+ * The try-it page as Workers Static Assets serve it (wrangler.toml [assets], built by
+ * scripts/build-assets.mjs): the page, its bundle and the headers of their _headers file.
+ */
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { BASE } from '../helpers'
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+async function page(): Promise<{ response: Response; html: string }> {
+  const response = await env.ASSETS.fetch(`${BASE}/`)
+  return { response, html: await response.text() }
+}
+
+describe('the try-it page as a static asset', () => {
+  it('is served at / with a CSP that allows only its own script and style', async () => {
+    const { response, html } = await page()
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
+    expect(response.headers.get('Content-Security-Policy')).toBe(CSP)
+    expect(response.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(response.headers.get('Cache-Control')).toBe('no-cache')
+    expect(response.headers.get('ETag')).toMatch(/^"[0-9a-f]+"$/)
+    // Nothing inline for the CSP to refuse.
+    expect(html).not.toMatch(/<script>|<style|style="/)
+    expect(html).toContain('id="model"')
+  })
+
+  it('links a content-hashed script and style that are served and cached for a year', async () => {
+    const { html } = await page()
+    const script = /<script src="(\/assets\/try-it-[0-9a-f]{12}\.js)" defer>/.exec(html)?.[1]
+    const style = /<link rel="stylesheet" href="(\/assets\/try-it-[0-9a-f]{12}\.css)"/.exec(
+      html,
+    )?.[1]
+    for (const [path, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [style, 'text/css; charset=utf-8'],
+    ]) {
+      expect(path).toBeDefined()
+      const response = await env.ASSETS.fetch(`${BASE}${path}`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('Content-Type')).toBe(type)
+      expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+      expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
+      expect((await response.text()).length).toBeGreaterThan(1000)
+    }
+  })
+
+  it('answers /index.html with a redirect to /, and a stale bundle name with 404', async () => {
+    const index = await env.ASSETS.fetch(`${BASE}/index.html`, { redirect: 'manual' })
+    expect(index.status).toBe(307)
+    expect(index.headers.get('Location')).toBe('/')
+    const stale = await env.ASSETS.fetch(`${BASE}/assets/try-it-000000000000.js`)
+    expect(stale.status).toBe(404)
+    await stale.arrayBuffer()
+  })
+
+  it('revalidates the page with its ETag', async () => {
+    const { response } = await page()
+    const again = await env.ASSETS.fetch(`${BASE}/`, {
+      headers: { 'If-None-Match': response.headers.get('ETag')! },
+    })
+    expect(again.status).toBe(304)
+  })
+})
