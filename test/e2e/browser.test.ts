@@ -1,10 +1,11 @@
 /**
  * The public endpoint from a real browser (Debian's Chromium through playwright-core): a page
  * on another origin calls the local service the way a plugin developer's site would, and the
- * try-it page is driven like a person would. The service runs with a short limit of 5 per 60 s
- * so that a 429 is cheap to reach; each test has its own client address (client-ip-proxy.ts).
+ * try-it page is driven like a person would, its model preview drawn with software WebGL
+ * (SwiftShader). The service runs with a short limit of 5 per 60 s so that a 429 is cheap to
+ * reach; each test has its own client address (client-ip-proxy.ts).
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchChromium } from './chromium'
@@ -177,6 +178,8 @@ describe('the try-it page', () => {
     await tree.waitFor()
 
     await expect.poll(() => page.locator('#status').textContent()).toBe(`Export ${exportId}`)
+    // The address now names the lookup, so it can be shared.
+    expect(new URL(page.url()).search).toBe(`?id=${exportId}&tag=gate_1`)
     expect(await page.locator('#expires').textContent()).toMatch(/^\d{3} s$/)
     expect(await page.locator('#rate-limit').innerText()).toMatch(
       new RegExp(`short: ${LIMIT - 1} of ${LIMIT} per 60 s left, resets in \\d+ s`),
@@ -220,5 +223,150 @@ describe('the try-it page', () => {
     await page.screenshot({ path: new URL('try-it-429.png', SCREENSHOTS).pathname })
     // The page's own 429 is logged by Chromium as a failed resource load; nothing else.
     expect(problems.filter((p) => !p.includes('429'))).toEqual([])
+  })
+})
+
+/** What the preview's canvas shows: how many colours, and a fingerprint of its pixels. */
+function picture(page: Page): Promise<{ colours: number; fingerprint: string }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="model-preview"]')!
+    const copy = document.createElement('canvas')
+    copy.width = canvas.width
+    copy.height = canvas.height
+    const context = copy.getContext('2d')!
+    context.drawImage(canvas, 0, 0)
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data
+    const colours = new Set<number>()
+    let hash = 0x811c9dc5
+    for (let i = 0; i < pixels.length; i += 4) {
+      const rgb = (pixels[i]! << 16) | (pixels[i + 1]! << 8) | pixels[i + 2]!
+      colours.add(rgb)
+      hash = Math.imul(hash ^ rgb, 0x01000193)
+    }
+    return { colours: colours.size, fingerprint: `${copy.width}x${copy.height}:${hash >>> 0}` }
+  })
+}
+
+describe('the model preview', () => {
+  const firstRenders: Record<string, { pageMs: number; navigationMs: number; bytes: number }> = {}
+  let problems: string[]
+
+  beforeEach(() => {
+    problems = []
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  })
+
+  afterAll(() => {
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    writeFileSync(
+      new URL('model-first-render.json', SCREENSHOTS),
+      JSON.stringify(firstRenders, null, 2) + '\n',
+    )
+    console.log('model preview, first render:', firstRenders)
+  })
+
+  it.each([
+    ['stone-gate-136-displays', 136],
+    ['animated-80-displays', 80],
+    ['reading-41-displays', 41],
+  ])(
+    'draws %s from a shared link, counts its %i displays and plays its animation',
+    async (name, count) => {
+      const document = fixtureExport(name)
+      const { id } = await publishExport(service, document)
+      const started = Date.now()
+      await page.goto(`${proxy.url}/?id=${id}&tag=x`)
+      const canvas = page.locator('[data-testid="model-preview"]')
+      await canvas.and(page.locator('[data-first-render-ms]')).waitFor()
+      const navigationMs = Date.now() - started
+      firstRenders[name] = {
+        pageMs: Number(await canvas.getAttribute('data-first-render-ms')),
+        navigationMs,
+        bytes: document.length,
+      }
+      // The link filled the form and fetched.
+      expect(await page.getByLabel('Publication ID').inputValue()).toBe(id)
+      expect(await page.getByLabel('Tag').inputValue()).toBe('x')
+      expect(await page.getByTestId('display-count').textContent()).toBe(`${count} displays`)
+
+      // It drew a model, not a blank canvas: many colours (faces, edges, shading).
+      const still = await picture(page)
+      expect(still.colours).toBeGreaterThan(20)
+      mkdirSync(SCREENSHOTS, { recursive: true })
+      await page
+        .locator('#model')
+        .screenshot({ path: new URL(`model-${name}-preview.png`, SCREENSHOTS).pathname })
+
+      // Left alone, the picture stays as it is...
+      await page.waitForTimeout(300)
+      expect((await picture(page)).fingerprint).toBe(still.fingerprint)
+
+      // ...and playing the animation changes it from one frame to a later one.
+      await page.getByRole('button', { name: 'Play' }).click()
+      await expect
+        .poll(async () => (await picture(page)).fingerprint, { timeout: 15_000, interval: 250 })
+        .not.toBe(still.fingerprint)
+      await expect
+        .poll(() => page.locator('#animation-clock').textContent())
+        .not.toMatch(/^tick 0 /)
+      await page.getByRole('button', { name: 'Pause' }).click()
+
+      // Stepping moves one frame (stepTicks = 2) at a time.
+      await page.getByRole('button', { name: 'Next frame' }).click()
+      const clock = await page.locator('#animation-clock').textContent()
+      const tick = Number(/^tick (\d+)/.exec(clock ?? '')?.[1])
+      expect(tick % 2).toBe(0)
+
+      // The JSON tree is still there, below.
+      expect(await page.locator('#tree .json-tree').count()).toBe(1)
+      mkdirSync(SCREENSHOTS, { recursive: true })
+      await page.screenshot({ path: new URL(`model-${name}.png`, SCREENSHOTS).pathname })
+      expect(problems).toEqual([])
+    },
+  )
+
+  it.each([
+    ['has no passengers', { project_id: 'p-1', datapack: {} }, 'has no passengers'],
+    [
+      'holds unreadable SNBT',
+      { project_id: 'p-1', passengers: ['{id:"minecraft:block_display",transformation:[1f,'] },
+      'is not readable SNBT',
+    ],
+  ])('says so in words when an export %s, and still shows the tree', async (_, content, words) => {
+    const { id } = await publishExport(service, JSON.stringify({ content }))
+    await page.goto(`${proxy.url}/?id=${id}`)
+    await page.locator('#tree .json-tree').waitFor()
+    expect(await page.getByTestId('model-message').textContent()).toContain(words)
+    expect(await page.locator('canvas').count()).toBe(0)
+    expect(problems).toEqual([])
+  })
+
+  it('says so in words when the browser has no WebGL, and still shows the tree', async () => {
+    await page.addInitScript(() => {
+      const getContext = HTMLCanvasElement.prototype.getContext
+      HTMLCanvasElement.prototype.getContext = function (
+        this: HTMLCanvasElement,
+        type: string,
+        ...rest: unknown[]
+      ) {
+        if (type.startsWith('webgl')) return null
+        return (getContext as (...args: unknown[]) => RenderingContext | null).call(
+          this,
+          type,
+          ...rest,
+        )
+      } as typeof getContext
+    })
+    const { id } = await publishExport(service, fixtureExport('reading-41-displays'))
+    await page.goto(`${proxy.url}/?id=${id}&tag=x`)
+    await page.locator('#tree .json-tree').waitFor()
+    expect(await page.getByTestId('model-message').textContent()).toContain(
+      'WebGL is not available',
+    )
+    // What was read is still reported.
+    expect(await page.getByTestId('display-count').textContent()).toBe('41 displays')
+    expect(await page.locator('canvas').count()).toBe(0)
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: new URL('model-no-webgl.png', SCREENSHOTS).pathname })
   })
 })
