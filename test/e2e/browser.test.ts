@@ -317,6 +317,12 @@ describe('the model preview', () => {
       const tick = Number(/^tick (\d+)/.exec(clock ?? '')?.[1])
       expect(tick % 2).toBe(0)
 
+      // Fetching again replaces the preview with a new one, not a second one.
+      await page.getByRole('button', { name: 'Fetch export' }).click()
+      await expect.poll(() => page.locator('#animation-clock').textContent()).toMatch(/^tick 0 /)
+      await canvas.and(page.locator('[data-first-render-ms]')).waitFor()
+      expect(await page.locator('canvas').count()).toBe(1)
+
       // The JSON tree is still there, below.
       expect(await page.locator('#tree .json-tree').count()).toBe(1)
       mkdirSync(SCREENSHOTS, { recursive: true })

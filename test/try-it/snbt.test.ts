@@ -1,5 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readSnbt, SNBT_MAX_DEPTH, type SnbtValue } from '../../src/try-it/model/snbt'
+import { FIXTURES } from '../fixtures'
 
 function value(text: string): SnbtValue {
   const reading = readSnbt(text)
@@ -94,6 +96,23 @@ describe('readSnbt', () => {
   it('reads a 1 MB string of escapes', () => {
     const read = value('"' + '\\\\'.repeat(1 << 19) + '"')
     expect(read).toBe('\\'.repeat(1 << 19))
+  })
+
+  it('never throws on any string, and refuses every cut of a real passenger string', () => {
+    const snbtish = fc.string({ unit: fc.constantFrom(...'{}[]:,;"\'\\ abIL01.-fdse'.split('')) })
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), snbtish), (text) => {
+        expect(typeof readSnbt(text).ok).toBe('boolean')
+      }),
+    )
+    const content = JSON.parse(FIXTURES['reading-41-displays']!) as {
+      content: { passengers: string[] }
+    }
+    const passengers = `[${content.content.passengers[0]!}]`
+    expect(readSnbt(passengers).ok).toBe(true)
+    for (let cut = 0; cut < passengers.length - 1; cut += 97) {
+      expect(readSnbt(passengers.slice(0, cut)).ok).toBe(false)
+    }
   })
 
   it('never throws, whatever the text', () => {

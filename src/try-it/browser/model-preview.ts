@@ -119,6 +119,8 @@ export function createPreview(host: HTMLElement, displays: readonly Display[]): 
       cancelAnimationFrame(pending)
       controls.dispose()
       renderer.dispose()
+      // Browsers keep a handful of WebGL contexts; free this one now, not when collected.
+      renderer.forceContextLoss()
       host.replaceChildren()
     },
   }
