@@ -4,11 +4,11 @@
  * and each pose blends over its `interpolation_duration` (src/try-it/model/timeline.ts). A
  * playing animation loops.
  */
-import type { Animation } from '../model/animations'
-import type { Display } from '../model/displays'
-import { buildTimeline, type Timeline } from '../model/timeline'
+import type { Animation } from '../model/animations.js'
+import type { Display } from '../model/displays.js'
+import { buildTimeline, type Timeline } from '../model/timeline.js'
 import { element } from './dom.js'
-import type { Preview } from './model-preview'
+import type { Preview } from './model-preview.js'
 
 export const TICKS_PER_SECOND = 20
 

@@ -27,9 +27,9 @@ import {
 } from 'three'
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js'
-import { boxOf, colorOf, type Box } from '../model/appearance'
-import type { Display } from '../model/displays'
-import type { Matrix } from '../model/matrix'
+import { boxOf, colorOf, type Box } from '../model/appearance.js'
+import type { Display } from '../model/displays.js'
+import type { Matrix } from '../model/matrix.js'
 
 /** A drawn model. */
 export interface Preview {
