@@ -17,6 +17,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           testTimeout: 30_000,
+          // The service logs a JSON line per request (src/observability); tests read them through
+          // spies, and printed they would bury the report.
+          onConsoleLog: (log) => !log.startsWith('{"event":'),
         },
       },
       {

@@ -5,6 +5,7 @@
  */
 import { idQuarantineSeconds, idSpaceSize, type Env } from '../config'
 import { ServiceFailure, type Failure } from '../http/errors'
+import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
 import type { Allocation, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
@@ -56,7 +57,7 @@ export async function releaseId(env: Env, id: string, expiresAt: number): Promis
     )
   } catch (error) {
     // The ID then stays reserved until its quarantine ends: unused, but never handed out twice.
-    console.error(`releasing ID ${id} failed`, error)
+    logIncident('id_release_failed', `releasing ID ${id} failed`, error, { id })
     return false
   }
 }
@@ -81,7 +82,7 @@ export async function whyMissing(env: Env, id: string): Promise<Failure> {
   try {
     known = await withTimeout(lookupId(env, id), LOOKUP_TIMEOUT_MS, 'ID lookup')
   } catch (error) {
-    console.error(`looking up ID ${id} failed; answering 404`, error)
+    logIncident('id_lookup_failed', `looking up ID ${id} failed; answering 404`, error, { id })
     return { reason: 'unknown_id', id }
   }
   switch (known.state) {

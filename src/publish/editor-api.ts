@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import type { Env } from '../config'
 import { KV_MAX_VALUE_BYTES } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
+import { note } from '../observability'
 import { requirePublishToken } from './editor-auth'
 import { publish } from './publish'
 import { isJsonContentType, readBodyWithin } from './request-body'
@@ -22,8 +23,10 @@ editorApi.post('/exports', async (c) => {
     throw new ServiceFailure({ reason: 'unsupported_media_type', contentType })
   }
   const document = await readBodyWithin(c.req.raw, KV_MAX_VALUE_BYTES)
+  note(c, { exportBytes: document.byteLength })
   const quickCommandPrefix = new URL(c.req.url).searchParams.get('quickCommandPrefix')
   const result = await publish(c.env, document, { quickCommandPrefix })
+  note(c, { id: result.id })
   return c.json(result, 201, {
     Location: `/server-api?id=${result.id}`,
     'Cache-Control': 'no-store',
