@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // The service logs a JSON line per request (src/observability); tests read them through
+    // spies, and printed they would bury the report.
+    onConsoleLog: (log) => !log.startsWith('{"event":'),
     projects: [
       {
         // The Worker itself, in workerd, through its fetch handler and bindings.
@@ -17,9 +20,6 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           testTimeout: 30_000,
-          // The service logs a JSON line per request (src/observability); tests read them through
-          // spies, and printed they would bury the report.
-          onConsoleLog: (log) => !log.startsWith('{"event":'),
         },
       },
       {
