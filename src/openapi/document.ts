@@ -194,6 +194,38 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/editor-api/status': {
+      description:
+        'Other methods answer 405 with `Allow: GET` and an error body of code `method_not_allowed`, once the token is accepted.',
+      get: {
+        operationId: 'getIdSpaceStatus',
+        tags: ['editor'],
+        summary: 'How full the ID space is (internal)',
+        description:
+          'Internal: for operators, with the bearer token `PUBLISH_TOKEN`. Counts the IDs live, in quarantine and free in every allocator shard and in all; when shards are full, the earliest moment one frees an ID. Each call asks all 16 shards. No CORS.',
+        'x-internal': true,
+        security: [{ editorToken: [] }],
+        responses: {
+          '200': {
+            description: 'The counts, as of `checkedAt`.',
+            headers: headers(['Cache-Control']),
+            content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/IdSpaceStatus' } } },
+          },
+          '401': editorError(
+            'The bearer token is missing or wrong.',
+            ['unauthorized'],
+            ['WWW-Authenticate'],
+          ),
+          '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+          '500': editorError('An unexpected error.', ['internal']),
+          '503': editorError(
+            '`unavailable`: a shard did not answer. Retry after `Retry-After` seconds.',
+            ['unavailable'],
+            ['Retry-After'],
+          ),
+        },
+      },
+    },
     '/openapi.json': {
       get: {
         operationId: 'getOpenApiDocument',
