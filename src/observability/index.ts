@@ -71,7 +71,7 @@ async function requestLine(c: Context<{ Bindings: Env }>, startedAt: number): Pr
       status,
       outcome: outcomeOf(event, method, status, failure),
       ms: Date.now() - startedAt,
-      bytes: method === 'HEAD' ? 0 : await bodyLength(c.res, event === 'retrieve' && status < 300),
+      bytes: method === 'HEAD' ? 0 : declaredLength(c.res),
     },
     failure,
     { id: event === 'retrieve' ? requestedId(c.req.url) : undefined, ...notesOf(c) },
@@ -107,13 +107,10 @@ function requestedId(url: string): string | undefined {
 }
 
 /**
- * Body bytes of a response: its Content-Length, which every export declares. Other answers
- * (errors, the publish result, the OpenAPI document) are small strings without one, measured
- * on a copy; an export, which may be streaming, is never copied for this.
+ * Body bytes of a response as its Content-Length declares them: exact for every export. Small
+ * answers that declare none (error bodies, the publish result) count 0: measuring them on a
+ * copy would triple the cost of a 429, the answer a flood gets.
  */
-async function bodyLength(response: Response, isExport: boolean): Promise<number> {
-  const declared = response.headers.get('Content-Length')
-  if (declared !== null) return Number(declared)
-  if (response.body === null || isExport) return 0
-  return (await response.clone().arrayBuffer()).byteLength
+function declaredLength(response: Response): number {
+  return Number(response.headers.get('Content-Length') ?? 0)
 }

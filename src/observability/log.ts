@@ -22,7 +22,7 @@ export interface RequestLine {
   id?: string
   /** Milliseconds from the request's arrival to its response (the body may still stream). */
   ms: number
-  /** Body bytes of the response as declared by its Content-Length; 0 for HEAD and RPC. */
+  /** Body bytes of the response as its Content-Length declares them; 0 without one, for HEAD and RPC. */
   bytes: number
   /** The Cloudflare location that ran the request (`request.cf.colo`). */
   colo?: string
