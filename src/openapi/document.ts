@@ -92,6 +92,17 @@ const editorError = (description: string, codes: string[], extra: HeaderName[] =
   },
 })
 
+/** What every editor API operation may answer: the token check's refusals, and a bug. */
+const EDITOR_AUTH_ERRORS = {
+  '401': editorError(
+    'The bearer token is missing or wrong.',
+    ['unauthorized'],
+    ['WWW-Authenticate'],
+  ),
+  '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+  '500': editorError('An unexpected error.', ['internal']),
+}
+
 /** The whole document, as served at `GET /openapi.json`. */
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -175,17 +186,11 @@ export const OPENAPI_DOCUMENT = {
             'invalid_export',
             'invalid_quick_command',
           ]),
-          '401': editorError(
-            'The bearer token is missing or wrong.',
-            ['unauthorized'],
-            ['WWW-Authenticate'],
-          ),
-          '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+          ...EDITOR_AUTH_ERRORS,
           '413': editorError('The body is larger than 25 MiB.', ['too_large']),
           '415': editorError('The body is not sent as `application/json`.', [
             'unsupported_media_type',
           ]),
-          '500': editorError('An unexpected error.', ['internal']),
           '503': editorError(
             '`capacity`: every ID is in use; `unavailable`: nothing was stored. Retry after `Retry-After` seconds.',
             ['capacity', 'unavailable'],
@@ -211,13 +216,7 @@ export const OPENAPI_DOCUMENT = {
             headers: headers(['Cache-Control']),
             content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/IdSpaceStatus' } } },
           },
-          '401': editorError(
-            'The bearer token is missing or wrong.',
-            ['unauthorized'],
-            ['WWW-Authenticate'],
-          ),
-          '404': editorError('No token is configured: the editor API is off.', ['not_found']),
-          '500': editorError('An unexpected error.', ['internal']),
+          ...EDITOR_AUTH_ERRORS,
           '503': editorError(
             '`unavailable`: a shard did not answer. Retry after `Retry-After` seconds.',
             ['unavailable'],
