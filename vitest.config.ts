@@ -8,6 +8,9 @@ await buildAssets()
 
 export default defineConfig({
   test: {
+    // The service logs a JSON line per request (src/observability); tests read them through
+    // spies, and printed they would bury the report.
+    onConsoleLog: (log) => !log.startsWith('{"event":'),
     projects: [
       {
         // The Worker itself, in workerd, through its fetch handler and bindings.

@@ -1,18 +1,27 @@
-/** Bindings and vars of the Worker, as declared in wrangler.toml. */
-export interface Env {
-  EXPORTS: KVNamespace
-  /** One rate-limit Durable Object per client address (src/rate-limit). */
-  RATE_LIMITER: DurableObjectNamespace<import('./rate-limit/rate-limiter').RateLimiter>
-  /** The publication ID allocator, one object per shard (src/publish/id-allocator.ts). */
-  ID_ALLOCATOR: DurableObjectNamespace<import('./publish/id-allocator').IdAllocator>
-  EXPORT_TTL_SECONDS?: string
-  ID_QUARANTINE_SECONDS?: string
-  RATE_LIMIT_SHORT?: string
-  RATE_LIMIT_LONG?: string
-  /** Secret: bearer token of the editor API. Without it the editor route does not exist. */
-  PUBLISH_TOKEN?: string
-  /** Test-only knob: the size of the ID space (see docs/storage.md). Never set in production. */
-  ID_SPACE_SIZE?: string
+/// <reference path="../worker-configuration.d.ts" />
+
+/**
+ * Bindings and vars of the Worker. Everything `wrangler.toml` declares (and the secrets listed
+ * in `.dev.vars.example`) is generated into `worker-configuration.d.ts` by `npm run types`;
+ * `npm test` fails while that file is stale. What wrangler.toml leaves out on purpose is
+ * declared below, optional.
+ */
+export interface Env extends Omit<Cloudflare.Env, 'METRICS'> {
+  /** Analytics Engine dataset (src/observability); without it nothing is recorded, all works. */
+  METRICS?: AnalyticsEngineDataset
+}
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Secret, set only while rotating the editor token: accepted beside `PUBLISH_TOKEN`. */
+      PUBLISH_TOKEN_NEXT?: string
+      /** Secret: the key of the client hash in the request log (src/observability/client-hash.ts). */
+      LOG_CLIENT_KEY?: string
+      /** Test-only knob: the size of the ID space (see docs/storage.md). Never set in production. */
+      ID_SPACE_SIZE?: string
+    }
+  }
 }
 
 export const DEFAULT_EXPORT_TTL_SECONDS = 600

@@ -1,6 +1,7 @@
 /**
  * The Worker: the public read API (`/server-api`), the editor's publish API, the Durable
  * Object classes they use, the OpenAPI document and the try-it page. Middleware order matters:
+ * the observer comes first, so every request is logged and counted once with its final answer;
  * CORS answers preflights before the rate limiter, so preflights cost no quota and every later
  * response, 429s included, carries CORS.
  */
@@ -9,6 +10,7 @@ import type { Env } from './config'
 import { serveExport } from './exports/serve'
 import { publicCors, PUBLIC_METHODS, withCorsHeaders } from './http/cors'
 import { errorResponse, failureOf, ServiceFailure } from './http/errors'
+import { observe } from './observability'
 import { serveOpenApi } from './openapi'
 import { editorApi } from './publish/editor-api'
 import { rateLimit } from './rate-limit/middleware'
@@ -16,6 +18,7 @@ import { rateLimit } from './rate-limit/middleware'
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })
 
+app.use(observe())
 app.use('/server-api', publicCors())
 app.use('/server-api', rateLimit())
 app.get('/server-api', serveExport)
@@ -34,19 +37,9 @@ app.get('/openapi.json', serveOpenApi)
 
 app.notFound((c) => errorResponse({ reason: 'route_not_found', path: c.req.path }))
 
+// The failure and its cause are logged by the observer, from `c.error`.
 app.onError((err, c) => {
-  const failure = failureOf(err)
-  if (
-    failure.reason === 'internal' ||
-    failure.reason === 'storage_failed' ||
-    failure.reason === 'allocator_failed'
-  ) {
-    console.error(
-      `${c.req.method} ${c.req.path}: ${failure.reason}`,
-      'cause' in failure ? failure.cause : err,
-    )
-  }
-  const response = errorResponse(failure)
+  const response = errorResponse(failureOf(err))
   if (isPublicPath(c.req.path)) withCorsHeaders(response.headers)
   return response
 })

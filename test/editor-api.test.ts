@@ -216,3 +216,24 @@ describe('POST /editor-api/exports at the size limit', () => {
     expect((await publishWith({}, body)).status).toBe(201)
   })
 })
+
+describe('rotating the token (PUBLISH_TOKEN_NEXT)', () => {
+  const NEXT = 'next-publish-token'
+  const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } })
+
+  it('accepts both tokens while both are set, and refuses any other', async () => {
+    const vars = { PUBLISH_TOKEN_NEXT: NEXT }
+    expect((await publishWith(vars, SMALL_EXPORT, bearer(TOKEN))).status).toBe(201)
+    expect((await publishWith(vars, SMALL_EXPORT, bearer(NEXT))).status).toBe(201)
+    for (const wrong of [`${NEXT}x`, NEXT.slice(0, -1), `${TOKEN}${NEXT}`, 'x']) {
+      await expectError(await publishWith(vars, SMALL_EXPORT, bearer(wrong)), 401, 'unauthorized')
+    }
+  })
+
+  it('refuses the next token once it is unset, and the old one once it is replaced', async () => {
+    await expectError(await publishWith({}, SMALL_EXPORT, bearer(NEXT)), 401, 'unauthorized')
+    const swapped = { PUBLISH_TOKEN: NEXT, PUBLISH_TOKEN_NEXT: '' }
+    expect((await publishWith(swapped, SMALL_EXPORT, bearer(NEXT))).status).toBe(201)
+    await expectError(await publishWith(swapped, SMALL_EXPORT, bearer(TOKEN)), 401, 'unauthorized')
+  })
+})

@@ -150,6 +150,29 @@ function editorCases(): Case[] {
   ]
 }
 
+function statusCases(): Case[] {
+  const operation: Operation = 'get /editor-api/status'
+  const get = (vars: Partial<Cloudflare.Env>, token = 'test-publish-token') =>
+    callWithEnv(vars, '/editor-api/status', { headers: { Authorization: `Bearer ${token}` } })
+  const unreachable = {
+    getByName: () => ({ count: () => Promise.reject(new Error('down')) }),
+  } as unknown as Cloudflare.Env['ID_ALLOCATOR']
+  return [
+    {
+      operation,
+      status: 200,
+      send: async () => {
+        await published({ ID_SPACE_SIZE: '1' })
+        return get({ ID_SPACE_SIZE: '1' })
+      },
+    },
+    { operation, status: 401, send: () => get({}, 'wrong') },
+    { operation, status: 404, send: () => get({ PUBLISH_TOKEN: undefined }) },
+    { operation, status: 500, send: () => get({ ID_SPACE_SIZE: 'many' }) },
+    { operation, status: 503, send: () => get({ ID_ALLOCATOR: unreachable }) },
+  ]
+}
+
 const CASES: Case[] = [
   ...exportCases('GET'),
   ...exportCases('HEAD'),
@@ -167,6 +190,7 @@ const CASES: Case[] = [
       }),
   },
   ...editorCases(),
+  ...statusCases(),
   { operation: 'get /openapi.json', status: 200, send: () => call('/openapi.json') },
   // The page is a static asset: the asset server answers it, with the headers of its _headers.
   { operation: 'get /', status: 200, send: () => env.ASSETS.fetch(`${BASE}/`) },
@@ -197,10 +221,10 @@ const FAILURES: {
   },
   route_not_found: {
     sample: { reason: 'route_not_found', path: '/' },
-    on: ['post /editor-api/exports'],
+    on: editorOperations(),
   },
   rate_limited: { sample: { reason: 'rate_limited', retryAfterSeconds: 7 }, on: reads() },
-  unauthorized: { sample: { reason: 'unauthorized' }, on: ['post /editor-api/exports'] },
+  unauthorized: { sample: { reason: 'unauthorized' }, on: editorOperations() },
   unsupported_media_type: {
     sample: { reason: 'unsupported_media_type', contentType: null },
     on: ['post /editor-api/exports'],
@@ -224,16 +248,20 @@ const FAILURES: {
   },
   allocator_failed: {
     sample: { reason: 'allocator_failed', cause: null },
-    on: ['post /editor-api/exports'],
+    on: editorOperations(),
   },
   internal: {
     sample: { reason: 'internal', cause: null },
-    on: [...reads(), 'post /editor-api/exports'],
+    on: [...reads(), ...editorOperations()],
   },
 }
 
 function reads(): Operation[] {
   return ['get /server-api', 'head /server-api']
+}
+
+function editorOperations(): Operation[] {
+  return ['post /editor-api/exports', 'get /editor-api/status']
 }
 
 let document: Json
@@ -255,9 +283,10 @@ describe('the OpenAPI document', () => {
   })
 
   it('marks the editor API internal and bearer-protected', () => {
-    const publish = operationOf('post /editor-api/exports')
-    expect(publish['x-internal']).toBe(true)
-    expect(publish.security).toEqual([{ editorToken: [] }])
+    for (const operation of editorOperations()) {
+      expect(operationOf(operation)['x-internal']).toBe(true)
+      expect(operationOf(operation).security).toEqual([{ editorToken: [] }])
+    }
     const schemes = (document.components as Json).securitySchemes as Json
     expect(schemes.editorToken).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(document.security).toEqual([])

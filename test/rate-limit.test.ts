@@ -277,7 +277,9 @@ describe('when the limiter cannot answer', () => {
 
   /** The limiter's own log lines: other work of the isolate may log in the same moment. */
   function limiterLogs(log: { mock: { calls: unknown[][] } }): unknown[][] {
-    return log.mock.calls.filter((args) => String(args[0]).startsWith('rate limiter unavailable'))
+    return log.mock.calls.filter(
+      ([line]) => (line as { incident?: string }).incident === 'limiter_failed_open',
+    )
   }
 
   it('serves the request without limits or rate-limit headers, and logs the failure', async () => {

@@ -220,6 +220,8 @@ function buildWithWrangler() {
       join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
       'deploy',
       '--dry-run',
+      // The top-level environment: production's bundle, not staging's.
+      '--env=',
       '--outdir',
       join(BUILD, 'service'),
     ],
@@ -268,6 +270,11 @@ function miniflareOptions() {
   }
   const exports = { EXPORTS: 'exports' }
   return {
+    // The service logs a line per request (src/observability): its cost stays in the figures,
+    // its text stays out of the report. Warnings and errors are still printed.
+    handleStructuredLogs: ({ level, message }) => {
+      if (level === 'warn' || level === 'error') console.error(message)
+    },
     workers: [
       worker('service', 'service/index.js', {
         kvNamespaces: exports,

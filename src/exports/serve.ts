@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { Env } from '../config'
+import { logIncident, note } from '../observability'
 import { ServiceFailure } from '../http/errors'
 import { whyMissing } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
@@ -34,6 +35,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const tag = sanitizeTag(query.get('tag'))
 
   const stored = await findLiveExport(c.env, id)
+  note(c, { exportBytes: stored.metadata.size, tagLength: tag.length })
   const now = Date.now()
   const length = substitutedLength(stored.metadata, tag.length)
   const headers = {
@@ -65,7 +67,9 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const { readable, writable } = new FixedLengthStream(length)
   void pumpSubstituted(stored.body, expected, substitution, writable).catch((reason: unknown) => {
     // The client stopped reading (workerd: "Network connection lost."): the export is fine.
-    if (!(reason instanceof SinkClosedError)) console.error(readFailure(id, reason))
+    if (!(reason instanceof SinkClosedError)) {
+      logIncident('export_stream_failed', readFailure(id, reason), reason, { id })
+    }
   })
   return new Response(readable, { status: 200, headers })
 }

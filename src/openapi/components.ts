@@ -122,6 +122,72 @@ export const SCHEMAS: Record<string, Schema> = {
       },
     },
   },
+  IdSpaceStatus: {
+    type: 'object',
+    description:
+      'How full the publication ID space is. An ID is live for the export lifetime, then in quarantine, then free.',
+    required: [
+      'checkedAt',
+      'lifetimeSeconds',
+      'quarantineSeconds',
+      'sustainedPublishesPerSecond',
+      'total',
+      'shards',
+    ],
+    additionalProperties: false,
+    properties: {
+      checkedAt: { type: 'string', format: 'date-time' },
+      lifetimeSeconds: { type: 'integer', minimum: 1 },
+      quarantineSeconds: { type: 'integer', minimum: 1 },
+      sustainedPublishesPerSecond: {
+        type: 'number',
+        minimum: 0,
+        description: 'size / (lifetime + quarantine): the publishing rate the space sustains.',
+      },
+      total: {
+        allOf: [{ $ref: '#/components/schemas/IdCounts' }],
+        required: ['fullShards'],
+        properties: {
+          fullShards: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Shards without a free ID.',
+          },
+          freesAt: {
+            description: 'The earliest moment a full shard frees an ID; null when none is full.',
+          },
+        },
+      },
+      shards: {
+        type: 'array',
+        items: {
+          allOf: [{ $ref: '#/components/schemas/IdCounts' }],
+          required: ['shard'],
+          properties: {
+            shard: { type: 'integer', minimum: 0 },
+            freesAt: {
+              description: 'When this shard, if full, frees its first ID; null while it has one.',
+            },
+          },
+        },
+      },
+    },
+  },
+  IdCounts: {
+    type: 'object',
+    required: ['size', 'live', 'quarantined', 'free', 'freesAt'],
+    properties: {
+      size: { type: 'integer', minimum: 1, description: 'IDs in all.' },
+      live: { type: 'integer', minimum: 0, description: 'IDs of exports not yet expired.' },
+      quarantined: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Expired IDs not yet issued again (they answer 410).',
+      },
+      free: { type: 'integer', minimum: 0, description: 'IDs a publish may draw.' },
+      freesAt: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+    },
+  },
   Error: {
     type: 'object',
     description:

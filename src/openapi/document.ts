@@ -92,6 +92,17 @@ const editorError = (description: string, codes: string[], extra: HeaderName[] =
   },
 })
 
+/** What every editor API operation may answer: the token check's refusals, and a bug. */
+const EDITOR_AUTH_ERRORS = {
+  '401': editorError(
+    'The bearer token is missing or wrong.',
+    ['unauthorized'],
+    ['WWW-Authenticate'],
+  ),
+  '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+  '500': editorError('An unexpected error.', ['internal']),
+}
+
 /** The whole document, as served at `GET /openapi.json`. */
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -175,20 +186,40 @@ export const OPENAPI_DOCUMENT = {
             'invalid_export',
             'invalid_quick_command',
           ]),
-          '401': editorError(
-            'The bearer token is missing or wrong.',
-            ['unauthorized'],
-            ['WWW-Authenticate'],
-          ),
-          '404': editorError('No token is configured: the editor API is off.', ['not_found']),
+          ...EDITOR_AUTH_ERRORS,
           '413': editorError('The body is larger than 25 MiB.', ['too_large']),
           '415': editorError('The body is not sent as `application/json`.', [
             'unsupported_media_type',
           ]),
-          '500': editorError('An unexpected error.', ['internal']),
           '503': editorError(
             '`capacity`: every ID is in use; `unavailable`: nothing was stored. Retry after `Retry-After` seconds.',
             ['capacity', 'unavailable'],
+            ['Retry-After'],
+          ),
+        },
+      },
+    },
+    '/editor-api/status': {
+      description:
+        'Other methods answer 405 with `Allow: GET` and an error body of code `method_not_allowed`, once the token is accepted.',
+      get: {
+        operationId: 'getIdSpaceStatus',
+        tags: ['editor'],
+        summary: 'How full the ID space is (internal)',
+        description:
+          'Internal: for operators, with the bearer token `PUBLISH_TOKEN`. Counts the IDs live, in quarantine and free in every allocator shard and in all; when shards are full, the earliest moment one frees an ID. Each call asks all 16 shards. No CORS.',
+        'x-internal': true,
+        security: [{ editorToken: [] }],
+        responses: {
+          '200': {
+            description: 'The counts, as of `checkedAt`.',
+            headers: headers(['Cache-Control']),
+            content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/IdSpaceStatus' } } },
+          },
+          ...EDITOR_AUTH_ERRORS,
+          '503': editorError(
+            '`unavailable`: a shard did not answer. Retry after `Retry-After` seconds.',
+            ['unavailable'],
             ['Retry-After'],
           ),
         },

@@ -3,11 +3,13 @@
  * Publishing tries the shards in a random order, so load spreads over all of them and a full
  * shard only costs one more call; a lookup goes straight to the shard that owns the ID.
  */
-import { idQuarantineSeconds, idSpaceSize, type Env } from '../config'
+import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '../config'
 import { ServiceFailure, type Failure } from '../http/errors'
+import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
 import type { Allocation, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
+import { summarizeIdSpace, type IdSpaceStatus } from './id-space-status'
 
 /** Retry-After of a live ID that this location's KV does not show yet. */
 export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5
@@ -19,6 +21,8 @@ export const LOOKUP_TIMEOUT_MS = 2000
  * twice.
  */
 export const ALLOCATE_TIMEOUT_MS = 5000
+/** A shard that has not counted its IDs by then fails the status request with 503. */
+export const COUNT_TIMEOUT_MS = 5000
 
 /** Reserves a new ID for an export that expires at `expiresAt` (ms since the Unix epoch). */
 export async function allocateId(env: Env, expiresAt: number): Promise<string> {
@@ -56,7 +60,7 @@ export async function releaseId(env: Env, id: string, expiresAt: number): Promis
     )
   } catch (error) {
     // The ID then stays reserved until its quarantine ends: unused, but never handed out twice.
-    console.error(`releasing ID ${id} failed`, error)
+    logIncident('id_release_failed', `releasing ID ${id} failed`, error, { id })
     return false
   }
 }
@@ -81,7 +85,7 @@ export async function whyMissing(env: Env, id: string): Promise<Failure> {
   try {
     known = await withTimeout(lookupId(env, id), LOOKUP_TIMEOUT_MS, 'ID lookup')
   } catch (error) {
-    console.error(`looking up ID ${id} failed; answering 404`, error)
+    logIncident('id_lookup_failed', `looking up ID ${id} failed; answering 404`, error, { id })
     return { reason: 'unknown_id', id }
   }
   switch (known.state) {
@@ -92,6 +96,30 @@ export async function whyMissing(env: Env, id: string): Promise<Failure> {
     case 'live':
       return { reason: 'not_yet_visible', id, retryAfterSeconds: NOT_VISIBLE_RETRY_AFTER_SECONDS }
   }
+}
+
+/** Counts every shard's IDs, all shards at once; any shard failing fails the whole count. */
+export async function idSpaceStatus(env: Env): Promise<IdSpaceStatus> {
+  const space = spaceOf(env)
+  const settings = {
+    lifetimeSeconds: exportTtlSeconds(env),
+    quarantineSeconds: idQuarantineSeconds(env),
+  }
+  let counts
+  try {
+    counts = await Promise.all(
+      Array.from({ length: space.shards }, (_, shard) =>
+        withTimeout(
+          env.ID_ALLOCATOR.getByName(shardName(space, shard)).count(space, shard),
+          COUNT_TIMEOUT_MS,
+          'ID count',
+        ),
+      ),
+    )
+  } catch (cause) {
+    throw new ServiceFailure({ reason: 'allocator_failed', cause })
+  }
+  return summarizeIdSpace(counts, { ...settings, now: Date.now() })
 }
 
 function spaceOf(env: Env): IdSpace {

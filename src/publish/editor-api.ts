@@ -1,12 +1,16 @@
 /**
- * POST /editor-api/exports: the editor's backend publishes an export. Checks run in the order a
- * caller can fix them: token (before any body byte is read), media type, size, then the
- * document. No CORS here on purpose: the token belongs on a server, never in a browser.
+ * The editor API, behind the publish token. POST /editor-api/exports: the editor's backend
+ * publishes an export. Checks run in the order a caller can fix them: token (before any body
+ * byte is read), media type, size, then the document. GET /editor-api/status: how full the ID
+ * space is, for operators. No CORS here on purpose: the token belongs on a server, never in a
+ * browser.
  */
 import { Hono } from 'hono'
 import type { Env } from '../config'
 import { KV_MAX_VALUE_BYTES } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
+import { note } from '../observability'
+import { idSpaceStatus } from './allocator-client'
 import { requirePublishToken } from './editor-auth'
 import { publish } from './publish'
 import { isJsonContentType, readBodyWithin } from './request-body'
@@ -22,8 +26,10 @@ editorApi.post('/exports', async (c) => {
     throw new ServiceFailure({ reason: 'unsupported_media_type', contentType })
   }
   const document = await readBodyWithin(c.req.raw, KV_MAX_VALUE_BYTES)
+  note(c, { exportBytes: document.byteLength })
   const quickCommandPrefix = new URL(c.req.url).searchParams.get('quickCommandPrefix')
   const result = await publish(c.env, document, { quickCommandPrefix })
+  note(c, { id: result.id })
   return c.json(result, 201, {
     Location: `/server-api?id=${result.id}`,
     'Cache-Control': 'no-store',
@@ -32,4 +38,14 @@ editorApi.post('/exports', async (c) => {
 
 editorApi.all('/exports', (c) => {
   throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: 'POST' })
+})
+
+editorApi.use('/status', requirePublishToken())
+
+editorApi.get('/status', async (c) =>
+  c.json(await idSpaceStatus(c.env), 200, { 'Cache-Control': 'no-store' }),
+)
+
+editorApi.all('/status', (c) => {
+  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: 'GET' })
 })

@@ -5,6 +5,7 @@
 import { WorkerEntrypoint } from 'cloudflare:workers'
 import type { Env } from '../config'
 import { failureOf, toPublicError } from '../http/errors'
+import { observeRpcPublish } from '../observability'
 import { publish, type PublishOptions, type PublishResult } from './publish'
 
 /** An export document as the caller holds it: its JSON text or bytes (stored as given), or an object. */
@@ -30,11 +31,17 @@ export class PublishService extends WorkerEntrypoint<Env> {
     document: ExportDocumentInput,
     options: PublishOptions = {},
   ): Promise<PublishResult> {
+    const startedAt = Date.now()
+    let exportBytes = 0
     try {
-      return await publish(this.env, toBytes(document), options)
+      const bytes = toBytes(document)
+      exportBytes = bytes.byteLength
+      const result = await publish(this.env, bytes, options)
+      observeRpcPublish(this.env, startedAt, exportBytes, result)
+      return result
     } catch (thrown) {
       const failure = failureOf(thrown)
-      if ('cause' in failure) console.error(`RPC publish: ${failure.reason}`, failure.cause)
+      observeRpcPublish(this.env, startedAt, exportBytes, { failure })
       const error = toPublicError(failure)
       const fields: PublishErrorFields = { code: error.code, status: error.status }
       const retryAfterSeconds = error.details?.retryAfterSeconds

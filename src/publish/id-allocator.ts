@@ -16,6 +16,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../config'
 import { idAt, locateId, randomBelow, shardSize, type IdSpace } from './id-space'
+import type { ShardCount } from './id-space-status'
 import { SlotIndex } from './slot-index'
 
 /** A request for a new ID in one shard. */
@@ -109,6 +110,32 @@ export class IdAllocator extends DurableObject<Env> {
     if (row === undefined || now >= row.reusable_at) return { state: 'never_issued' }
     if (now < row.expires_at) return { state: 'live', expiresAt: row.expires_at }
     return { state: 'quarantined', expiresAt: row.expires_at, reusableAt: row.reusable_at }
+  }
+
+  /**
+   * How many of the shard's IDs are live and in quarantine now. Rows whose quarantine has
+   * ended are free, whether or not the next allocation has deleted them yet.
+   */
+  count(space: IdSpace, shard: number): ShardCount {
+    const now = Date.now()
+    const row = this.sql
+      .exec<{ live: number; quarantined: number; next: number | null }>(
+        `SELECT COALESCE(SUM(expires_at > ?), 0) AS live,
+                COALESCE(SUM(expires_at <= ? AND reusable_at > ?), 0) AS quarantined,
+                MIN(CASE WHEN reusable_at > ? THEN reusable_at END) AS next
+         FROM issued_ids`,
+        now,
+        now,
+        now,
+        now,
+      )
+      .one()
+    return {
+      size: shardSize(space, shard),
+      live: row.live,
+      quarantined: row.quarantined,
+      nextFreeAt: row.next,
+    }
   }
 
   private slotIndex(space: IdSpace, shard: number): SlotIndex {

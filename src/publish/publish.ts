@@ -6,6 +6,7 @@
 import { exportTtlSeconds, type Env } from '../config'
 import { putExport } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
+import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
 import { allocateId, releaseId } from './allocator-client'
 import { quickCommand, quickCommandPrefix } from './quick-command'
@@ -47,8 +48,11 @@ export async function publish(
   } catch (cause) {
     // A write that timed out may still land; its ID then stays reserved until its quarantine
     // ends, so it can never serve this document under someone else's publish.
-    if (cause instanceof TimeoutError) console.error(`storing export ${id} timed out`, cause)
-    else await releaseId(env, id, expiresAt)
+    if (cause instanceof TimeoutError) {
+      logIncident('export_write_timed_out', `storing export ${id} timed out`, cause, { id })
+    } else {
+      await releaseId(env, id, expiresAt)
+    }
     throw new ServiceFailure({ reason: 'storage_failed', cause })
   }
   return {

@@ -12,6 +12,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
 import { errorResponse } from '../http/errors'
+import { limiterNotes, logIncident, note } from '../observability'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { RefusalMemory } from './refusal-memory'
@@ -42,6 +43,7 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
     const rules = rateLimitRules(c.env)
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
     const verdict = refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules))
+    note(c, limiterNotes(verdict))
     if (verdict === null) return next()
     if (!verdict.admitted) refusals.remember(key, rules, verdict)
 
@@ -66,7 +68,7 @@ async function askLimiter(env: Env, key: string, rules: WindowRule[]): Promise<R
     const hit = env.RATE_LIMITER.getByName(key).hit(rules)
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
-    console.error('rate limiter unavailable, serving without a limit:', cause)
+    logIncident('limiter_failed_open', 'rate limiter unavailable, serving without a limit', cause)
     return null
   }
 }

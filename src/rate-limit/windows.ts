@@ -123,7 +123,8 @@ export function rateLimitHeaders(
     'X-RateLimit-Limit': String(shown.limit),
     'X-RateLimit-Remaining': String(shown.remaining),
     'X-RateLimit-Reset': String(shown.resetSeconds),
-    // draft-ietf-httpapi-ratelimit-headers-10: a List of quota policies, then their state.
+    // draft-ietf-httpapi-ratelimit-headers-11 (field syntax unchanged from -10): a List of
+    // quota policies, then their state, as Structured Fields (RFC 9651).
     'RateLimit-Policy': rules
       .map((r) => `"${r.name}";q=${r.limit};w=${r.periodSeconds}`)
       .join(', '),

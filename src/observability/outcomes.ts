@@ -1,0 +1,82 @@
+/**
+ * The vocabulary of the request log and the metrics: which endpoint a request was for (its
+ * event) and what it came to (its outcome). Dashboards and alerts filter on these words, so they
+ * are stable across versions, like storage keys (docs/operations.md lists them all).
+ *
+ * A failed request's outcome is its internal failure reason (src/http/errors.ts), which says
+ * more than the public code: `not_found` is `unknown_id` or `route_not_found`, `unavailable` is
+ * `storage_failed` or `allocator_failed`.
+ */
+import type { Failure } from '../http/errors'
+
+/** The endpoint a request was for. `publish` is also the event of an RPC publish. */
+export type RequestEvent = 'retrieve' | 'publish' | 'status' | 'openapi' | 'page' | 'other'
+
+/** What a request that did not fail came to. */
+export type Success = 'served' | 'preflight' | 'published' | 'reported'
+
+/** What a request came to: a success, or the reason it failed. */
+export type Outcome = Success | Failure['reason']
+
+/** How the rate limiter took a request; absent for requests it does not count. */
+export type LimiterVerdict = 'admitted' | 'refused' | 'failed_open'
+
+const EVENT_BY_PATH: Readonly<Record<string, RequestEvent>> = {
+  '/server-api': 'retrieve',
+  '/editor-api/exports': 'publish',
+  '/editor-api/status': 'status',
+  '/openapi.json': 'openapi',
+  '/': 'page',
+}
+
+const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
+  retrieve: 'served',
+  publish: 'published',
+  status: 'reported',
+  openapi: 'served',
+  page: 'served',
+  other: 'served',
+}
+
+/** The event of a request path; a trailing slash is served like none (`strict: false`). */
+export function eventOf(path: string): RequestEvent {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+  return EVENT_BY_PATH[trimmed] ?? 'other'
+}
+
+/**
+ * The outcome of a finished request: the failure that was thrown, else what the status says.
+ * The two failures answered without a throw are the limiter's 429 and the 404 of an unknown
+ * path (Hono's notFound).
+ */
+export function outcomeOf(
+  event: RequestEvent,
+  method: string,
+  status: number,
+  failure: Failure | undefined,
+): Outcome {
+  if (failure !== undefined) return failure.reason
+  if (status === 429) return 'rate_limited'
+  if (status === 404) return 'route_not_found'
+  if (status === 204 && method === 'OPTIONS') return 'preflight'
+  if (status < 400) return SUCCESS_BY_EVENT[event]
+  return 'internal'
+}
+
+/** `2xx`, `4xx`, ...: the metrics' coarse status dimension. */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`
+}
+
+/**
+ * Something that went wrong beside a request's own outcome, logged on a line of its own: the
+ * request itself was still answered (served without a limit, answered 404, aborted mid-body).
+ */
+export type Incident =
+  | 'limiter_failed_open'
+  | 'id_lookup_failed'
+  | 'id_release_failed'
+  | 'export_write_timed_out'
+  | 'export_stream_failed'
+  | 'metrics_write_failed'
+  | 'observation_failed'
