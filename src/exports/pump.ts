@@ -93,7 +93,7 @@ export async function pumpSubstituted(
     await toSink(writer.write(out))
   }
   try {
-    for await (const chunk of largeChunks(source, readBytes)) {
+    for await (const chunk of largeChunks(source, readBytes, true)) {
       read += chunk.length
       const out = substitution.push(chunk)
       // After the substitution, so that a value that is also malformed is logged as such.
@@ -159,10 +159,15 @@ function stalling<T>(read: Promise<T>): Promise<T> {
   return withTimeout(read, READ_STALL_TIMEOUT_MS, 'KV value read')
 }
 
-/** `source` in chunks of `bytes` (the last may be shorter), each in memory of its own. */
+/**
+ * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own, or with
+ * `reuse` each in the memory of the one before, once the caller asks for the next (a byte
+ * stream only).
+ */
 async function* largeChunks(
   source: ReadableStream<Uint8Array>,
   bytes: number,
+  reuse = false,
 ): AsyncGenerator<Uint8Array> {
   let byob: ReadableStreamBYOBReader | null = null
   try {
@@ -182,11 +187,15 @@ async function* largeChunks(
       reader.releaseLock()
     }
   }
+  let buffer: ArrayBuffer | null = null
   try {
     for (;;) {
-      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(bytes)))
+      const into = new Uint8Array(buffer ?? new ArrayBuffer(bytes))
+      const { done, value } = await stalling(byob.readAtLeast(bytes, into))
       if (value !== undefined && value.length > 0) yield value
       if (done) return
+      // A BYOB read moves the memory it fills into a new buffer: the chunk's.
+      if (reuse && value !== undefined) buffer = value.buffer as ArrayBuffer
     }
   } finally {
     byob.releaseLock()
