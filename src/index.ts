@@ -8,6 +8,7 @@
 import { Hono } from 'hono'
 import type { Env } from './config'
 import { serveExport } from './exports/serve'
+import { contentEncoding } from './http/content-encoding'
 import { publicCors, PUBLIC_METHODS, withCorsHeaders } from './http/cors'
 import { errorResponse, failureOf, ServiceFailure } from './http/errors'
 import { observe } from './observability'
@@ -18,6 +19,8 @@ import { rateLimit } from './rate-limit/middleware'
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })
 
+// Outermost, so the log sees the body's own length before compression drops Content-Length.
+app.use('*', contentEncoding())
 app.use(observe())
 app.use('/server-api', publicCors())
 app.use('/server-api', rateLimit())

@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
+import { memoryRows, workerdMemory } from './memory-workerd.mjs'
 import { interleave, measureThroughput, median, pairedRatio, times } from './stats.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -107,6 +108,7 @@ if (runs('memory')) {
       )
     }
   }
+  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, quick: QUICK, log })
 }
 
 /** workerd's processes, whose CPU time each load run records. */
@@ -776,6 +778,7 @@ function tableRows(r) {
       }
     }
   }
+  if (r.memoryWorkerd) memoryRows(r.memoryWorkerd, row)
   if (r.http) {
     const h = r.http.summary
     const reqs = (s) =>

@@ -8,7 +8,6 @@
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
 import { withTimeout } from '../timeout'
-import { scanPlaceholders } from './walker'
 
 /** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
 export const EXPORT_KEY_PREFIX = 'export:'
@@ -37,6 +36,9 @@ export interface ExportMetadata {
   placeholderBytes: number
 }
 
+/** The placeholders of a document, as publishing counted them while validating it. */
+export type PlaceholderCount = Pick<ExportMetadata, 'placeholders' | 'placeholderBytes'>
+
 /** An export found in KV, its body not yet read. */
 export interface StoredExport {
   body: ReadableStream<Uint8Array>
@@ -48,22 +50,25 @@ export function exportKey(id: string): string {
   return EXPORT_KEY_PREFIX + id
 }
 
-/** Stores a document under `id` with a lifetime of `ttlSeconds` from `publishedAt`. */
+/**
+ * Stores a validated document under `id` with a lifetime of `ttlSeconds` from `publishedAt`;
+ * `counted` is what validation found in it.
+ */
 export async function putExport(
   kv: KVNamespace,
   id: string,
   document: Uint8Array,
+  counted: PlaceholderCount,
   publishedAt: number,
   ttlSeconds: number,
 ): Promise<ExportMetadata> {
-  const { count, bytes } = scanPlaceholders(document)
   const metadata: ExportMetadata = {
     v: 1,
     publishedAt,
     expiresAt: publishedAt + ttlSeconds * 1000,
     size: document.byteLength,
-    placeholders: count,
-    placeholderBytes: bytes,
+    placeholders: counted.placeholders,
+    placeholderBytes: counted.placeholderBytes,
   }
   const write = kv.put(exportKey(id), document, {
     expirationTtl: Math.max(ttlSeconds, KV_MIN_EXPIRATION_TTL_SECONDS),

@@ -36,7 +36,7 @@ export async function publish(
   document: Uint8Array,
   options: PublishOptions = {},
 ): Promise<PublishResult> {
-  validateExport(document)
+  const counted = validateExport(document)
   const prefix = quickCommandPrefix(options.quickCommandPrefix)
   const ttlSeconds = exportTtlSeconds(env)
   const publishedAt = Date.now()
@@ -44,7 +44,7 @@ export async function publish(
 
   const id = await allocateId(env, expiresAt)
   try {
-    await putExport(env.EXPORTS, id, document, publishedAt, ttlSeconds)
+    await putExport(env.EXPORTS, id, document, counted, publishedAt, ttlSeconds)
   } catch (cause) {
     // A write that timed out may still land; its ID then stays reserved until its quarantine
     // ends, so it can never serve this document under someone else's publish.
