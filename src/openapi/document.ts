@@ -225,7 +225,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'The counts, as of `checkedAt`.',
-            headers: headers(['Cache-Control']),
+            headers: headers(['Cache-Control', ...ENCODED], LENGTH_OR_ENCODING),
             content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/IdSpaceStatus' } } },
           },
           ...EDITOR_AUTH_ERRORS,
