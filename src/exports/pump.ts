@@ -147,7 +147,7 @@ function stalling<T>(read: Promise<T>): Promise<T> {
 }
 
 /** `source` in chunks of `bytes` (the last may be shorter), each in memory of its own. */
-async function* largeChunks(
+export async function* largeChunks(
   source: ReadableStream<Uint8Array>,
   bytes: number,
 ): AsyncGenerator<Uint8Array> {
