@@ -61,7 +61,10 @@ const FRESH_EXPORTS = [
     readFileSync(new URL(`fixtures/${name}.json`, root), 'utf8'),
   ),
 ]
-/** One publish in this many is of an export over 1 MiB, whose copy is streamed in chunks. */
+/**
+ * One publish in this many, from the fifth on (so even a short soak has one), is of an export
+ * over 1 MiB, whose copy is streamed in chunks.
+ */
 const LARGE_EVERY = 20
 
 const options = readOptions()
@@ -182,8 +185,7 @@ async function readOnce(base, agent, client, published) {
  */
 async function publishLoop(base, token, agent, published, deadline) {
   for (let n = 0; running(deadline); n++, await sleep(options.publishEvery)) {
-    const document =
-      n % LARGE_EVERY === LARGE_EVERY - 1 ? largeExport() : FRESH_EXPORTS[n % FRESH_EXPORTS.length]
+    const document = n % LARGE_EVERY === 4 ? largeExport() : FRESH_EXPORTS[n % FRESH_EXPORTS.length]
     let res
     try {
       const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
