@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import worker from '../src/index'
 import { exportMetadata, putExport } from '../src/exports/store'
+import { validateExport } from '../src/publish/validate'
 
 export const BASE = 'http://service.test'
 
@@ -10,7 +11,7 @@ export function call(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(BASE + path, init))
 }
 
-/** Stores a document as published `ageSeconds` ago, through the storage module. */
+/** Stores a document as publishing would (validated, its placeholders counted), through the storage module. */
 export async function storeExport(
   id: string,
   document: string | Uint8Array,
@@ -19,6 +20,7 @@ export async function storeExport(
   const bytes = typeof document === 'string' ? new TextEncoder().encode(document) : document
   const metadata = exportMetadata(
     bytes,
+    validateExport(bytes),
     options.publishedAt ?? Date.now(),
     options.ttlSeconds ?? 600,
   )

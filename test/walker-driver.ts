@@ -1,4 +1,6 @@
 import { concatBytes } from '../src/bytes'
+import { JsonScanner } from '../src/exports/json-scanner'
+import type { PlaceholderCount } from '../src/exports/store'
 import { TagWalker } from '../src/exports/walker'
 import { PlaceholderSplicer } from '../src/exports/splicer'
 
@@ -19,4 +21,11 @@ export function splice(chunks: Uint8Array[], tag = 'bde', reuseInput = false): U
   const out = chunks.map((chunk) => splicer.push(chunk))
   out.push(splicer.finish())
   return concat(out)
+}
+
+/** The placeholders of a whole JSON document (any root), as the strict scan counts them. */
+export function countPlaceholders(doc: Uint8Array): PlaceholderCount {
+  const scanner = new JsonScanner({ grammar: 'strict' })
+  scanner.scanWhole(doc)
+  return { placeholders: scanner.placeholders, placeholderBytes: scanner.placeholderBytes }
 }

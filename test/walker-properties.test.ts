@@ -6,16 +6,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { substitutedLength, type ExportMetadata } from '../src/exports/store'
-import { concat, walk } from './walker-driver'
+import { documentArb } from './json-arbitraries'
+import { concat, countPlaceholders, walk } from './walker-driver'
 import { PlaceholderSplicer } from '../src/exports/splicer'
 import { substitutionFor } from '../src/exports/substitution'
-import {
-  MalformedExportError,
-  PLACEHOLDER,
-  scanPlaceholders,
-  substituteTag,
-  TagWalker,
-} from '../src/exports/walker'
+import { MalformedExportError, PLACEHOLDER, substituteTag, TagWalker } from '../src/exports/walker'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
@@ -23,71 +18,6 @@ const TAG_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 
 /** A sanitized tag: 1 to 100 allowed characters, so both the in-place and the growing path run. */
 const tagArb = fc.string({ unit: fc.constantFrom(...TAG_CHARACTERS), minLength: 1, maxLength: 100 })
-
-/** `text` as JSON string content, each character raw or a `\uHHHH` escape in either hex case. */
-function spelled(text: string): fc.Arbitrary<string> {
-  const ways = fc.constantFrom('raw', 'lower', 'upper')
-  return fc.array(ways, { minLength: text.length, maxLength: text.length }).map((how) =>
-    [...text]
-      .map((ch, k) => {
-        if (how[k] === 'raw') return JSON.stringify(ch).slice(1, -1)
-        const hex = ch.charCodeAt(0).toString(16).padStart(4, '0')
-        return '\\u' + (how[k] === 'upper' ? hex.toUpperCase() : hex)
-      })
-      .join(''),
-  )
-}
-
-/** Pieces of string content: any text, the placeholder, its prefixes, one letter in lower case. */
-const pieceArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map(escapedContent) },
-  { weight: 3, arbitrary: spelled(PLACEHOLDER) },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 1, max: 15 }).chain((k) => spelled(PLACEHOLDER.slice(0, k))),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .integer({ min: 1, max: 14 })
-      .chain((k) =>
-        spelled(PLACEHOLDER.slice(0, k) + PLACEHOLDER[k]!.toLowerCase() + PLACEHOLDER.slice(k + 1)),
-      ),
-  },
-  { weight: 1, arbitrary: fc.constantFrom('[', ']', '\\\\', '\\"', '\\/', '\\n', '😀', 'é') },
-)
-
-/** A JSON string literal made of pieces. */
-const stringArb = fc.array(pieceArb, { maxLength: 5 }).map((pieces) => `"${pieces.join('')}"`)
-
-const wsArb = fc.constantFrom('', '', ' ', '\n', '\t', '\r\n  ')
-
-const leafArb = fc.oneof(
-  stringArb,
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
-  fc.integer().map(String),
-  fc.constantFrom('true', 'false', 'null'),
-)
-
-const { object: objectArb } = fc.letrec<{ value: string; array: string; object: string }>(
-  (tie) => ({
-    value: fc.oneof({ depthSize: 'small' }, leafArb, tie('array'), tie('object')),
-    array: fc
-      .array(fc.tuple(wsArb, tie('value'), wsArb), { maxLength: 4 })
-      .map((items) => `[${items.map((parts) => parts.join('')).join(',')}]`),
-    object: fc
-      .array(fc.tuple(wsArb, stringArb, wsArb, wsArb, tie('value'), wsArb), { maxLength: 4 })
-      .map(
-        (members) =>
-          `{${members.map(([a, key, b, c, value, d]) => `${a}${key}${b}:${c}${value}${d}`).join(',')}}`,
-      ),
-  }),
-)
-
-/** A whole document: one root object, with whitespace around it. */
-const documentArb = fc
-  .tuple(wsArb, objectArb, wsArb)
-  .map(([before, root, after]) => encoder.encode(before + root + after))
 
 /** Chunk boundaries for a document of `length` bytes: random cuts, or one byte per chunk. */
 function chunked(doc: Uint8Array, cuts: number[] | 'bytes'): Uint8Array[] {
@@ -103,12 +33,6 @@ const cutsArb = fc.oneof(
   { weight: 4, arbitrary: fc.array(fc.nat(), { maxLength: 8 }) },
   { weight: 1, arbitrary: fc.constant('bytes' as const) },
 )
-
-/** Runs the walker over the chunks; returns everything it gave out. */
-/** JSON string content of arbitrary text (surrogates included), as JSON.stringify writes it. */
-function escapedContent(text: string): string {
-  return JSON.stringify(text).slice(1, -1)
-}
 
 /** The reference: the parsed document with the placeholder replaced in every string and key. */
 function replaced(value: unknown, tag: string): unknown {
@@ -140,15 +64,7 @@ function keysStayDistinct(value: unknown, tag: string): boolean {
 
 /** The metadata publishing stores for a document, from which the read path sets Content-Length. */
 function metadataOf(doc: Uint8Array): ExportMetadata {
-  const { count, bytes } = scanPlaceholders(doc)
-  return {
-    v: 1,
-    publishedAt: 0,
-    expiresAt: 1,
-    size: doc.length,
-    placeholders: count,
-    placeholderBytes: bytes,
-  }
+  return { v: 1, publishedAt: 0, expiresAt: 1, size: doc.length, ...countPlaceholders(doc) }
 }
 
 describe('the walker against a parse-and-replace reference', () => {
@@ -207,7 +123,7 @@ describe('the walker on cut-short documents', () => {
         const run = () => walk(chunked(head, cuts), 'bde', false)
         if (cut <= closing) {
           expect(run).toThrow(MalformedExportError)
-          expect(() => scanPlaceholders(head)).toThrow(MalformedExportError)
+          expect(() => countPlaceholders(head)).toThrow(MalformedExportError)
         } else {
           expect(() => run()).not.toThrow()
         }

@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest'
 import animated from '../fixtures/animated-80-displays.json?raw'
 import reading from '../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../fixtures/stone-gate-136-displays.json?raw'
-import { concat, splice, walk } from './walker-driver'
-import {
-  MalformedExportError,
-  PLACEHOLDER,
-  TagWalker,
-  scanPlaceholders,
-  substituteTag,
-} from '../src/exports/walker'
+import { concat, countPlaceholders, splice, walk } from './walker-driver'
+import { MalformedExportError, PLACEHOLDER, TagWalker, substituteTag } from '../src/exports/walker'
 
 const FIXTURES = [
   { name: 'animated-80-displays', text: animated, placeholders: 1272 },
@@ -363,7 +357,10 @@ describe('streaming', () => {
       const chunks = split(doc, randomCuts(next, doc.length), round % 4)
       const out = walk(chunks, 'bde', next() < 0.5)
       expect(decoder.decode(out), decoder.decode(doc)).toBe(decoder.decode(expected.out))
-      expect(scanPlaceholders(doc)).toEqual({ count: expected.count, bytes: expected.bytes })
+      expect(countPlaceholders(doc)).toEqual({
+        placeholders: expected.count,
+        placeholderBytes: expected.bytes,
+      })
     }
   })
 
@@ -378,25 +375,28 @@ describe('streaming', () => {
 describe('counting placeholders', () => {
   it('counts the fixtures, 16 bytes each', () => {
     for (const { text, placeholders } of FIXTURES) {
-      expect(scanPlaceholders(bytes(text))).toEqual({
-        count: placeholders,
-        bytes: placeholders * 16,
+      expect(countPlaceholders(bytes(text))).toEqual({
+        placeholders,
+        placeholderBytes: placeholders * 16,
       })
     }
   })
 
   it('counts escaped placeholders by the bytes they occupy as written', () => {
-    expect(scanPlaceholders(bytes(EVERY_CASE))).toEqual({ count: 7, bytes: 5 * 16 + 26 + 21 })
+    expect(countPlaceholders(bytes(EVERY_CASE))).toEqual({
+      placeholders: 7,
+      placeholderBytes: 5 * 16 + 26 + 21,
+    })
     const all = [...PLACEHOLDER].map((_, k) => k)
-    expect(scanPlaceholders(bytes(`{"${escapedPlaceholder(all)}":0}`))).toEqual({
-      count: 1,
-      bytes: 96,
+    expect(countPlaceholders(bytes(`{"${escapedPlaceholder(all)}":0}`))).toEqual({
+      placeholders: 1,
+      placeholderBytes: 96,
     })
   })
 
   it('rejects a malformed document', () => {
-    expect(() => scanPlaceholders(bytes('{"a":"[MODELSERVERTAG]"'))).toThrow(MalformedExportError)
-    expect(() => scanPlaceholders(bytes('{"a":"x\\u00'))).toThrow(MalformedExportError)
+    expect(() => countPlaceholders(bytes('{"a":"[MODELSERVERTAG]"'))).toThrow(MalformedExportError)
+    expect(() => countPlaceholders(bytes('{"a":"x\\u00'))).toThrow(MalformedExportError)
   })
 })
 

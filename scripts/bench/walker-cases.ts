@@ -19,7 +19,8 @@ import { Tokenizer, TokenType } from '@streamparser/json'
 import { concatBytes } from '../../src/bytes'
 import { PlaceholderSplicer } from '../../src/exports/splicer'
 import { substitutionFor } from '../../src/exports/substitution'
-import { PLACEHOLDER, TagWalker, scanPlaceholders, substituteTag } from '../../src/exports/walker'
+import { PLACEHOLDER, TagWalker, substituteTag } from '../../src/exports/walker'
+import { validateExport } from '../../src/publish/validate'
 
 /** Chunk size the chunked variants push: a typical stream chunk. */
 export const CHUNK_BYTES = 64 * 1024
@@ -222,8 +223,7 @@ export async function checkOutputs(
 
 /** Which engine `substitutionFor` picks for `input`, from the counts publishing would store. */
 export function engineOf(input: Uint8Array): 'splicer' | 'walker' {
-  const { count, bytes } = scanPlaceholders(input)
-  const engine = substitutionFor({ placeholders: count, placeholderBytes: bytes }, BENCH_TAG)
+  const engine = substitutionFor(validateExport(input), BENCH_TAG)
   return engine instanceof PlaceholderSplicer ? 'splicer' : 'walker'
 }
 

@@ -8,7 +8,6 @@
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
 import { withTimeout } from '../timeout'
-import { scanPlaceholders } from './walker'
 
 /** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
 export const EXPORT_KEY_PREFIX = 'export:'
@@ -37,6 +36,9 @@ export interface ExportMetadata {
   placeholderBytes: number
 }
 
+/** The placeholders of a document, as publishing counted them while validating it. */
+export type PlaceholderCount = Pick<ExportMetadata, 'placeholders' | 'placeholderBytes'>
+
 /** An export found in KV, its body not yet read. */
 export interface StoredExport {
   body: ReadableStream<Uint8Array>
@@ -48,20 +50,23 @@ export function exportKey(id: string): string {
   return EXPORT_KEY_PREFIX + id
 }
 
-/** The metadata of `document` published at `publishedAt` for `ttlSeconds`. */
+/**
+ * The metadata of a validated `document` published at `publishedAt` for `ttlSeconds`; `counted`
+ * is what validation found in it.
+ */
 export function exportMetadata(
   document: Uint8Array,
+  counted: PlaceholderCount,
   publishedAt: number,
   ttlSeconds: number,
 ): ExportMetadata {
-  const { count, bytes } = scanPlaceholders(document)
   return {
     v: 1,
     publishedAt,
     expiresAt: publishedAt + ttlSeconds * 1000,
     size: document.byteLength,
-    placeholders: count,
-    placeholderBytes: bytes,
+    placeholders: counted.placeholders,
+    placeholderBytes: counted.placeholderBytes,
   }
 }
 

@@ -9,10 +9,10 @@
 import { PLACEHOLDER } from './walker-bytes'
 import { concatBytes } from '../bytes'
 import { replaceSpans } from './spans'
-import { JsonScanner, MalformedExportError } from './walker-scanner'
+import { JsonScanner, MalformedExportError } from './json-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
-export { MalformedExportError, type MalformedReason } from './walker-scanner'
+export { MalformedExportError, type MalformedReason } from './json-scanner'
 
 const EMPTY = new Uint8Array(0)
 
@@ -90,16 +90,6 @@ export class TagWalker {
       throw error
     }
   }
-}
-
-/** Counts placeholders in a whole document: how many, and how many bytes they occupy as written (escaped ones are longer than 16). */
-export function scanPlaceholders(document: Uint8Array): { count: number; bytes: number } {
-  const scanner = new JsonScanner()
-  if (scanner.scan(document, null) < document.length) {
-    throw new MalformedExportError('unexpected-end', document.length)
-  }
-  scanner.finish()
-  return { count: scanner.placeholders, bytes: scanner.placeholderBytes }
 }
 
 /** Streaming substitution: bytes in, bytes out; `tag` is already sanitized (only [A-Za-z0-9_-], 1..100 chars). */

@@ -39,11 +39,11 @@ export async function publish(
   document: Uint8Array,
   options: PublishOptions = {},
 ): Promise<PublishResult> {
-  validateExport(document)
+  const counted = validateExport(document)
   const prefix = quickCommandPrefix(options.quickCommandPrefix)
   const ttlSeconds = exportTtlSeconds(env)
   const publishedAt = Date.now()
-  const metadata = exportMetadata(document, publishedAt, ttlSeconds)
+  const metadata = exportMetadata(document, counted, publishedAt, ttlSeconds)
   const { expiresAt } = metadata
   const graceSeconds = publishGraceSeconds(env)
   const copy =

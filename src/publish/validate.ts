@@ -1,98 +1,131 @@
 /**
- * What a document must be to be published: at most KV's value limit, UTF-8 JSON nested at most
- * `MAX_NESTING_DEPTH` levels, an object whose `content` is an object (spec 2). Nothing else is
- * checked: `content.project_id` is a string in real exports and absent in unsaved ones, and the
- * rest is the editor's business. The bytes are stored as received, so they are what is checked.
+ * What a document must be to be published: at most KV's value limit, UTF-8 JSON (no byte-order
+ * mark) nested at most `MAX_NESTING_DEPTH` levels, an object whose `content` is an object (spec
+ * 2). Nothing else is checked: `content.project_id` is a string in real exports and absent in
+ * unsaved ones, and the rest is the editor's business. The bytes are stored as received, so
+ * they are what is checked.
+ *
+ * One pass of the JSON scanner (strict grammar) over the bytes decides all of it and counts the
+ * placeholders for the metadata, building no string and no object tree: memory stays the body
+ * itself plus a bit per nesting level, whatever the document's shape. The verdict is the one
+ * `JSON.parse` of the decoded text and the `content` rule would give (test/validate-properties
+ * .test.ts holds the two side by side).
  */
-import { KV_MAX_VALUE_BYTES } from '../exports/store'
+import {
+  JsonScanner,
+  MalformedExportError,
+  type JsonKind,
+  type TopLevelObserver,
+} from '../exports/json-scanner'
+import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../exports/store'
+import { escapedUnit } from '../exports/walker-bytes'
 import { ServiceFailure } from '../http/errors'
 
 /**
  * Deepest nesting of arrays and objects accepted. Real exports nest under 10 levels (their
- * SNBT sits inside strings); the limit keeps the parser and the tag walker far from any stack
- * limit, so 100,000 levels are a 400 and never a crash.
+ * SNBT sits inside strings); the limit keeps the tag walker's bracket stack and any consumer's
+ * parser far from a stack limit, so 100,000 levels are a 400 and never a crash.
  */
 export const MAX_NESTING_DEPTH = 256
 
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
+/** The member of the root object that must hold an object (spec 2). */
+const CONTENT = 'content'
 
-/** Throws `too_large`, `invalid_json` or `invalid_export` unless the bytes are a publishable export. */
-export function validateExport(document: Uint8Array): void {
+/**
+ * Throws `too_large`, `invalid_json` or `invalid_export` unless the bytes are a publishable
+ * export; returns its placeholders, as the metadata records them.
+ */
+export function validateExport(document: Uint8Array): PlaceholderCount {
   if (document.byteLength > KV_MAX_VALUE_BYTES) {
     throw new ServiceFailure({ reason: 'too_large', limitBytes: KV_MAX_VALUE_BYTES })
   }
   if (document.byteLength === 0) {
     throw new ServiceFailure({ reason: 'invalid_json', detail: 'the body is empty.' })
   }
-  if (nestingDepthExceeds(document, MAX_NESTING_DEPTH)) {
-    throw new ServiceFailure({
-      reason: 'invalid_export',
-      detail: `The export nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels.`,
-    })
-  }
-  const parsed = parseJson(document)
-  if (!isPlainObject(parsed)) {
-    throw new ServiceFailure({
-      reason: 'invalid_export',
-      detail: 'The export must be a JSON object of the form {"content": {...}}.',
-    })
-  }
-  if (!isPlainObject(parsed.content)) {
-    throw new ServiceFailure({
-      reason: 'invalid_export',
-      detail: `The field "content" must be an object, got ${describe(parsed.content)}.`,
-    })
-  }
-}
-
-function parseJson(document: Uint8Array): unknown {
-  let text: string
-  try {
-    // ignoreBOM keeps a byte-order mark in the text, so JSON.parse refuses what KV would store.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(document)
-  } catch {
-    throw new ServiceFailure({ reason: 'invalid_json', detail: 'the body is not valid UTF-8.' })
-  }
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    // workerd's JSON.parse may throw RangeError (stack) instead of SyntaxError on odd input.
-    const detail = error instanceof SyntaxError ? error.message : 'it cannot be parsed.'
+  if (document[0] === 0xef && document[1] === 0xbb && document[2] === 0xbf) {
+    const detail = 'the body starts with a byte-order mark (EF BB BF), which JSON does not allow.'
     throw new ServiceFailure({ reason: 'invalid_json', detail })
   }
+  const shape = new TopLevelShape(document)
+  const scanner = new JsonScanner({
+    grammar: 'strict',
+    maxDepth: MAX_NESTING_DEPTH,
+    observer: shape,
+  })
+  try {
+    scanner.scanWhole(document)
+  } catch (error) {
+    if (!(error instanceof MalformedExportError)) throw error
+    const at = `(at byte ${error.offset})`
+    if (error.reason === 'too-deep') {
+      const detail = `The export nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels ${at}.`
+      throw new ServiceFailure({ reason: 'invalid_export', detail })
+    }
+    throw new ServiceFailure({ reason: 'invalid_json', detail: `${error.detail} ${at}.` })
+  }
+  shape.check()
+  return { placeholders: scanner.placeholders, placeholderBytes: scanner.placeholderBytes }
 }
 
-/** Whether brackets and braces outside strings nest deeper than `limit`; stops at the first excess. */
-function nestingDepthExceeds(bytes: Uint8Array, limit: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!
-    if (inString) {
-      if (byte === BACKSLASH) i++
-      else if (byte === QUOTE) inString = false
-    } else if (byte === QUOTE) {
-      inString = true
-    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-      if (++depth > limit) return true
-    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-      depth--
+/** What the scan saw of the root value and of the root object's `content` member. */
+class TopLevelShape implements TopLevelObserver {
+  private rootKind: JsonKind | null = null
+  /** The last `content` member, as `JSON.parse` keeps the last of repeated names. */
+  private content: { kind: JsonKind; offset: number } | null = null
+
+  constructor(private readonly document: Uint8Array) {}
+
+  root(kind: JsonKind): void {
+    this.rootKind = kind
+  }
+
+  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): void {
+    if (isName(this.document, nameStart, nameEnd, CONTENT)) this.content = { kind, offset }
+  }
+
+  /** Throws `invalid_export` unless the document was `{"content": {...}, ...}`. */
+  check(): void {
+    if (this.rootKind !== 'object') {
+      throw new ServiceFailure({
+        reason: 'invalid_export',
+        detail: 'The export must be a JSON object of the form {"content": {...}}.',
+      })
+    }
+    if (this.content?.kind !== 'object') {
+      throw new ServiceFailure({
+        reason: 'invalid_export',
+        detail: `The field "content" must be an object, got ${describe(this.content)}.`,
+      })
     }
   }
-  return false
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+/**
+ * Whether the JSON string at `[start, end)` (quotes included, already checked by the scan)
+ * spells `name`, an ASCII word: each character raw or as a `\uHHHH` escape. Short escapes
+ * (`\n`, `\"`, ...) write no letter.
+ */
+function isName(bytes: Uint8Array, start: number, end: number, name: string): boolean {
+  const last = end - 1
+  let i = start + 1
+  for (let k = 0; k < name.length; k++) {
+    if (i >= last) return false
+    let unit = bytes[i]!
+    if (unit === 0x5c) {
+      if (bytes[i + 1] !== 0x75) return false
+      unit = escapedUnit(bytes, i)
+      i += 6
+    } else {
+      i++
+    }
+    if (unit !== name.charCodeAt(k)) return false
+  }
+  return i === last
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is missing)'
-  if (value === null) return 'null'
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`
+function describe(found: { kind: JsonKind; offset: number } | null): string {
+  if (found === null) return 'nothing (the field is missing)'
+  const what =
+    found.kind === 'null' ? 'null' : found.kind === 'array' ? 'an array' : `a ${found.kind}`
+  return `${what} (at byte ${found.offset})`
 }
