@@ -79,7 +79,12 @@ export function graceCopyStart(
 
 /**
  * Sends the rest of `document` after its first chunk to the shard that issued `id`, as a stream
- * of chunks copied one at a time as the shard reads them. Does nothing for a one-chunk document.
+ * read as the shard stores it. Does nothing for a one-chunk document.
+ *
+ * The chunks are views of the document, not copies: a plain stream hands them over as they are
+ * and RPC copies each into its pipe as it goes (+5-15 MiB of peak for a 25 MiB publish, measured
+ * with workerd's RSS). A byte stream would take over the buffer of each chunk, so it would need
+ * a copy of each, and those copies, garbage only once sent, added the body's size again.
  */
 export async function appendGraceCopy(
   env: Env,
@@ -89,13 +94,11 @@ export async function appendGraceCopy(
 ): Promise<void> {
   if (document.byteLength <= COPY_CHUNK_BYTES) return
   let at = COPY_CHUNK_BYTES
-  const rest = new ReadableStream(
+  const rest = new ReadableStream<Uint8Array>(
     {
-      type: 'bytes',
       pull(controller) {
         const end = Math.min(at + COPY_CHUNK_BYTES, document.byteLength)
-        // A copy: a byte stream takes over the buffer of what it is given.
-        controller.enqueue(document.slice(at, end))
+        controller.enqueue(document.subarray(at, end))
         at = end
         if (at === document.byteLength) controller.close()
       },
