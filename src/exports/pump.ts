@@ -142,14 +142,18 @@ async function readAll(
 }
 
 /** `read`, failed with `TimeoutError` if it brings nothing within `READ_STALL_TIMEOUT_MS`. */
-function stalling<T>(read: Promise<T>): Promise<T> {
-  return withTimeout(read, READ_STALL_TIMEOUT_MS, 'KV value read')
+function stalling<T>(read: Promise<T>, what: string): Promise<T> {
+  return withTimeout(read, READ_STALL_TIMEOUT_MS, what)
 }
 
-/** `source` in chunks of `bytes` (the last may be shorter), each in memory of its own. */
+/**
+ * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own; a read
+ * that brings nothing for `READ_STALL_TIMEOUT_MS` fails, named `what` in the error.
+ */
 export async function* largeChunks(
   source: ReadableStream<Uint8Array>,
   bytes: number,
+  what = 'KV value read',
 ): AsyncGenerator<Uint8Array> {
   let byob: ReadableStreamBYOBReader | null = null
   try {
@@ -161,7 +165,7 @@ export async function* largeChunks(
     const reader = source.getReader()
     try {
       for (;;) {
-        const { done, value } = await stalling(reader.read())
+        const { done, value } = await stalling(reader.read(), what)
         if (done) return
         if (value.length > 0) yield value
       }
@@ -171,7 +175,7 @@ export async function* largeChunks(
   }
   try {
     for (;;) {
-      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(bytes)))
+      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(bytes)), what)
       if (value !== undefined && value.length > 0) yield value
       if (done) return
     }

@@ -136,7 +136,7 @@ export class IdAllocator extends DurableObject<Env> {
    */
   async appendCopy(id: string, expiresAt: number, rest: ReadableStream<Uint8Array>): Promise<void> {
     const n = Number(id)
-    for await (const chunk of largeChunks(rest, COPY_CHUNK_BYTES)) {
+    for await (const chunk of largeChunks(rest, COPY_CHUNK_BYTES, 'grace copy upload')) {
       for (let at = 0; at < chunk.byteLength; at += COPY_CHUNK_BYTES) {
         this.copies.append(n, expiresAt, chunk.subarray(at, at + COPY_CHUNK_BYTES))
       }
