@@ -145,6 +145,20 @@ describe('a stored export that is damaged', () => {
     )
   })
 
+  it('decides between reading whole and streaming on the substituted length, not the stored one', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    // 1,040,020 bytes stored: 65,020 with tag=x (read whole), 6,500,020 with 100 characters.
+    const doc = `{"content":{"a":"${'[MODELSERVERTAG]'.repeat(65_000)}"}}`
+    await storeExport(ID, doc)
+    await damage(ID, doc.slice(0, -1))
+    const short = await call(`/server-api?id=${ID}&tag=x`)
+    expect(short.status).toBe(503)
+    expect((await errorOf(short)).code).toBe('unavailable')
+    const long = await call(`/server-api?id=${ID}&tag=${'Z'.repeat(100)}`)
+    expect(long.status).toBe(200)
+    await expect(long.text()).rejects.toThrow()
+  })
+
   it('answers 503 and logs when the value has no valid metadata', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     await env.EXPORTS.put(exportKey(ID), DOC, { metadata: { v: 2 } })

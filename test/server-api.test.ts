@@ -1,8 +1,11 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { pumpSubstituted, READ_CHUNK_BYTES, streamReadBytes } from '../src/exports/pump'
 import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
-import { exportKey } from '../src/exports/store'
+import { exportKey, substitutedLength } from '../src/exports/store'
+import { substitutionFor } from '../src/exports/substitution'
+import { validateExport } from '../src/publish/validate'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from './fixtures'
 import { call, callWithEnv, storeExport } from './helpers'
 
@@ -104,6 +107,69 @@ describe('the two read paths: read whole, and streamed', () => {
       expect(body === raw.replaceAll(PLACEHOLDER, tag)).toBe(true)
       expect(res.headers.get('content-length')).toBe(String(body.length))
     }
+  })
+})
+
+describe('the memory a read holds', () => {
+  // 65,000 placeholders: a 1,040,020-byte value, read whole with a short tag; a 100-character
+  // tag makes it 6,500,020 bytes, which is streamed instead.
+  const DENSE = `{"content":{"a":"${PLACEHOLDER.repeat(65_000)}"}}`
+
+  it('streams an export whose substituted body outgrows the whole read', async () => {
+    await storeExport('241235', DENSE)
+    const tag = 'Z'.repeat(100)
+    const res = await call(`/server-api?id=241235&tag=${tag}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-length')).toBe('6500020')
+    expect((await res.text()) === DENSE.replaceAll(PLACEHOLDER, tag)).toBe(true)
+  })
+
+  it('pumps at most 256 KiB in and out at a time, whatever the tag', async () => {
+    const bytes = new TextEncoder().encode(DENSE)
+    for (const tag of ['x', 'Z'.repeat(16), 'Z'.repeat(17), 'Z'.repeat(100)]) {
+      let offset = 0
+      const reads: number[] = []
+      const source = new ReadableStream({
+        type: 'bytes',
+        pull(controller) {
+          const view = controller.byobRequest!.view! as Uint8Array
+          const n = Math.min(view.byteLength, bytes.length - offset)
+          view.set(bytes.subarray(offset, offset + n))
+          offset += n
+          reads.push(n)
+          controller.byobRequest!.respond(n)
+          if (offset === bytes.length) controller.close()
+        },
+      })
+      const writes: number[] = []
+      const sink = new WritableStream<Uint8Array>({
+        write: (chunk) => void writes.push(chunk.length),
+      })
+      const metadata = { ...validateExport(bytes), size: bytes.length }
+      const outputBytes = substitutedLength(
+        { v: 1, publishedAt: 0, expiresAt: 1, ...metadata },
+        tag.length,
+      )
+      const substitution = substitutionFor(metadata, tag)
+      await pumpSubstituted(
+        source,
+        { metadata, outputBytes },
+        substitution,
+        sink,
+        streamReadBytes(tag.length),
+      )
+      expect(writes.reduce((a, b) => a + b, 0)).toBe(outputBytes)
+      // A write may also carry a placeholder held back from the chunk before (under 1 KiB).
+      expect(Math.max(...writes)).toBeLessThanOrEqual(READ_CHUNK_BYTES + 1024)
+      expect(Math.max(...reads)).toBeLessThanOrEqual(READ_CHUNK_BYTES)
+    }
+  })
+
+  it('reads the same export whole with a tag that keeps it under 1 MiB', async () => {
+    await storeExport('241235', DENSE)
+    const res = await call('/server-api?id=241235&tag=x')
+    expect(res.headers.get('content-length')).toBe(String(1_040_020 - 65_000 * 15))
+    expect(await res.text()).toBe(DENSE.replaceAll(PLACEHOLDER, 'x'))
   })
 })
 

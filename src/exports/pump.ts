@@ -6,17 +6,19 @@
  *   in the response), and a damaged value is found before the status line goes out.
  * - `pumpSubstituted`: stream the value through the substitution into a sink, for exports too
  *   large to hold. KV hands a value over in small chunks (4 KiB in workerd), and each chunk that
- *   crosses JavaScript costs far more than the substitution's work on it; reading 256 KiB at a
- *   time with a BYOB reader keeps that small, at 256 KiB of memory per response in flight.
+ *   crosses JavaScript costs far more than the substitution's work on it; reading up to 256 KiB
+ *   at a time with a BYOB reader keeps that small, at no more than 256 KiB read and 256 KiB
+ *   substituted per response in flight, whatever the tag (`streamReadBytes`).
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
 import { concatBytes } from '../bytes'
 import { withTimeout } from '../timeout'
 import type { ExportMetadata } from './store'
 import type { Substitution } from './substitution'
+import { PLACEHOLDER } from './walker-bytes'
 import { ValueMismatchError } from './value-mismatch'
 
-/** Bytes gathered from the stored value before they go through the substitution. */
+/** Bytes gathered from the stored value before they go through the substitution, at most. */
 export const READ_CHUNK_BYTES = 256 * 1024
 /** A read of the stored value that brings nothing for this long fails it (a storage failure). */
 export const READ_STALL_TIMEOUT_MS = 5000
@@ -59,14 +61,25 @@ export async function substituteWhole(
 }
 
 /**
- * Streams `source` through `substitution` into `sink`; rejects (aborting both) on failure, with
- * `SinkClosedError` when it was the sink that failed.
+ * Bytes to read at a time when streaming with a tag of `tagLength` characters, so that neither
+ * a chunk read nor its substituted form exceeds `READ_CHUNK_BYTES`: a chunk made only of
+ * placeholders grows by the tag's length over the placeholder's.
+ */
+export function streamReadBytes(tagLength: number): number {
+  const placeholder = PLACEHOLDER.length
+  return Math.floor((READ_CHUNK_BYTES * placeholder) / Math.max(placeholder, tagLength))
+}
+
+/**
+ * Streams `source` through `substitution` into `sink`, reading `readBytes` at a time; rejects
+ * (aborting both) on failure, with `SinkClosedError` when it was the sink that failed.
  */
 export async function pumpSubstituted(
   source: ReadableStream<Uint8Array>,
   expected: ExpectedValue,
   substitution: Substitution,
   sink: WritableStream<Uint8Array>,
+  readBytes: number = READ_CHUNK_BYTES,
 ): Promise<void> {
   const { size } = expected.metadata
   const writer = sink.getWriter()
@@ -80,7 +93,7 @@ export async function pumpSubstituted(
     await toSink(writer.write(out))
   }
   try {
-    for await (const chunk of largeChunks(source, READ_CHUNK_BYTES)) {
+    for await (const chunk of largeChunks(source, readBytes)) {
       read += chunk.length
       const out = substitution.push(chunk)
       // After the substitution, so that a value that is also malformed is logged as such.

@@ -5,15 +5,23 @@ import { readGraceCopy } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
-import { pumpSubstituted, SinkClosedError, substituteWhole, type ExpectedValue } from './pump'
+import {
+  pumpSubstituted,
+  SinkClosedError,
+  streamReadBytes,
+  substituteWhole,
+  type ExpectedValue,
+} from './pump'
 import { substitutionFor } from './substitution'
 import { MalformedExportError } from './walker'
 
 /**
- * Exports up to this size are read whole, substituted in memory and sent as one buffer; larger
- * ones are streamed. Real exports are 300-500 KB; at this size a request in flight holds at most
- * about 2 MiB (value and a longer substituted copy), and a damaged value is answered with a 503
- * instead of a transfer cut short.
+ * An export whose stored value and substituted body are both up to this size is read whole,
+ * substituted in memory and sent as one buffer; any other is streamed. Real exports are 300-500
+ * KB; at this size a request in flight holds at most about 2 MiB (the value and its substituted
+ * copy), and a damaged value is answered with a 503 instead of a transfer cut short. The body's
+ * size counts, not only the value's: a 100-character tag makes each 16-byte placeholder 6 times
+ * longer, so a 1 MB value of placeholders would come out as 6.5 MB.
  */
 export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 
@@ -51,7 +59,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   }
   const expected: ExpectedValue = { metadata: stored.metadata, outputBytes: length }
   const substitution = substitutionFor(stored.metadata, tag)
-  if (stored.metadata.size <= WHOLE_READ_MAX_BYTES) {
+  if (Math.max(stored.metadata.size, length) <= WHOLE_READ_MAX_BYTES) {
     let body: Uint8Array
     try {
       body = await substituteWhole(stored.body, expected, substitution)
@@ -65,7 +73,9 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   // value) fail the transfer instead of ending as a 200 that parses. The client just sees a
   // failed transfer cut off, so the log is the one place that names the export.
   const { readable, writable } = new FixedLengthStream(length)
-  void pumpSubstituted(stored.body, expected, substitution, writable).catch((reason: unknown) => {
+  const readBytes = streamReadBytes(tag.length)
+  const pumped = pumpSubstituted(stored.body, expected, substitution, writable, readBytes)
+  void pumped.catch((reason: unknown) => {
     // The client stopped reading (workerd: "Network connection lost."): the export is fine.
     if (!(reason instanceof SinkClosedError)) console.error(readFailure(id, reason))
   })
