@@ -115,6 +115,20 @@ describe('a read right after publishing, where KV has not arrived', () => {
     }
   })
 
+  it('streams a one-chunk copy whose substituted form is over the whole-read limit', async () => {
+    const document = `{"content":{"a":"${PLACEHOLDER.repeat(65_000)}"}}`
+    expect(document.length).toBeLessThanOrEqual(COPY_CHUNK_BYTES)
+    const tag = 'T'.repeat(100)
+    const { id } = await published({}, document)
+    expect(await copyRows(id)).toEqual({ copies: 1, chunks: 1 })
+    const { fromCopy, copyBody, fromKv, kvBody } = await readBothWays(id, tag)
+    expect(fromCopy.status).toBe(200)
+    expect(copyBody.byteLength).toBe(document.length - 65_000 * 16 + 65_000 * 100)
+    expect(copyBody.byteLength).toBeGreaterThan(WHOLE_READ_MAX_BYTES)
+    expect(copyBody).toEqual(kvBody)
+    expect(headersOf(fromCopy)).toEqual(headersOf(fromKv))
+  })
+
   it('substitutes escaped placeholders in the copy as in KV (the walker)', async () => {
     const document = '{"content":{"[MODELSERVERTAG]_k":"\\u005BMODELSERVERTAG\\u005d_x","n":1.50}}'
     const { id } = await published({}, document)
