@@ -159,14 +159,25 @@ function stalling<T>(read: Promise<T>, what: string): Promise<T> {
   return withTimeout(read, READ_STALL_TIMEOUT_MS, what)
 }
 
+/** How `largeChunks` reads. */
+export interface LargeChunksOptions {
+  /** Names the read in the error of a stall. */
+  what?: string
+  /**
+   * Read every chunk into the buffer of the one before, for a consumer done with each chunk
+   * before it asks for the next: no chunk-sized garbage piles up between collections.
+   */
+  reuseBuffer?: boolean
+}
+
 /**
- * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own; a read
- * that brings nothing for `READ_STALL_TIMEOUT_MS` fails, named `what` in the error.
+ * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own unless
+ * `reuseBuffer`; a read that brings nothing for `READ_STALL_TIMEOUT_MS` fails.
  */
 export async function* largeChunks(
   source: ReadableStream<Uint8Array>,
   bytes: number,
-  what = 'KV value read',
+  { what = 'KV value read', reuseBuffer = false }: LargeChunksOptions = {},
 ): AsyncGenerator<Uint8Array> {
   let byob: ReadableStreamBYOBReader | null = null
   try {
@@ -187,10 +198,13 @@ export async function* largeChunks(
     }
   }
   try {
+    let buffer = new ArrayBuffer(bytes)
     for (;;) {
-      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(bytes)), what)
+      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(buffer)), what)
       if (value !== undefined && value.length > 0) yield value
       if (done) return
+      // The read took the buffer over and hands it back in `value`.
+      buffer = reuseBuffer && value !== undefined ? value.buffer : new ArrayBuffer(bytes)
     }
   } finally {
     byob.releaseLock()

@@ -136,7 +136,12 @@ export class IdAllocator extends DurableObject<Env> {
    */
   async appendCopy(id: string, expiresAt: number, rest: ReadableStream<Uint8Array>): Promise<void> {
     const n = Number(id)
-    for await (const chunk of largeChunks(rest, COPY_CHUNK_BYTES, 'grace copy upload')) {
+    const chunks = largeChunks(rest, COPY_CHUNK_BYTES, {
+      what: 'grace copy upload',
+      reuseBuffer: true,
+    })
+    // Each chunk is in SQLite before the next is read, so one buffer serves them all.
+    for await (const chunk of chunks) {
       for (let at = 0; at < chunk.byteLength; at += COPY_CHUNK_BYTES) {
         this.copies.append(n, expiresAt, chunk.subarray(at, at + COPY_CHUNK_BYTES))
       }
