@@ -6,6 +6,7 @@
 import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { concatBytes } from '../src/bytes'
 import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
 import { exportKey } from '../src/exports/store'
 import { COPY_CHUNK_BYTES } from '../src/publish/grace-copies'
@@ -226,6 +227,41 @@ describe('the grace period', () => {
     // Everything was due: no alarm is left, and KV still serves both.
     expect(await shardAlarm(first.id)).toBeNull()
     expect((await callWithEnv({}, `/server-api?id=${second}`)).status).toBe(200)
+  })
+
+  it('keeps a copy being streamed past its grace until the read ends, then frees it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(T0)
+    const document = syntheticExport(3 * COPY_CHUNK_BYTES)
+    const { id } = await published({}, document)
+    const res = await callWithEnv(LAGGED, `/server-api?id=${id}&tag=t`)
+    const reader = res.body!.getReader()
+    const chunks: Uint8Array[] = [(await reader.read()).value!]
+    vi.setSystemTime(T0 + 130_000)
+    await runDurableObjectAlarm(shardOf(id))
+    expect((await copyRows(id)).copies).toBe(1)
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      chunks.push(next.value)
+    }
+    const body = new TextDecoder().decode(concatBytes(chunks))
+    expect(body).toBe(document.replaceAll(PLACEHOLDER, 't'))
+    await runDurableObjectAlarm(shardOf(id))
+    expect(await copyRows(id)).toEqual({ copies: 0, chunks: 0 })
+  })
+
+  it('frees a copy whose reader went away mid-stream once it is due', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(T0)
+    const { id } = await published({}, syntheticExport(3 * COPY_CHUNK_BYTES))
+    const res = await callWithEnv(LAGGED, `/server-api?id=${id}&tag=t`)
+    const reader = res.body!.getReader()
+    await reader.read()
+    await reader.cancel(new Error('Network connection lost.'))
+    vi.setSystemTime(T0 + 130_000)
+    await vi.waitFor(async () => {
+      await runDurableObjectAlarm(shardOf(id))
+      expect(await copyRows(id)).toEqual({ copies: 0, chunks: 0 })
+    })
   })
 
   it('drops due copies lazily at the next allocation in the shard', async () => {
