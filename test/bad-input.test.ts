@@ -39,6 +39,28 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   })
 }
 
+/** `bytes` as a byte stream (BYOB reads fill the reader's buffer), `chunk` bytes a pull at most. */
+function byteStreamOf(bytes: Uint8Array, chunk = 1 << 20): ReadableStream<Uint8Array> {
+  let at = 0
+  return new ReadableStream({
+    type: 'bytes',
+    pull(controller) {
+      const request = controller.byobRequest
+      if (at >= bytes.length) {
+        controller.close()
+        request?.respond(0)
+        return
+      }
+      const view = request?.view
+      if (!request || !view) return controller.enqueue(bytes.slice(at, (at += chunk)))
+      const n = Math.min(view.byteLength, chunk, bytes.length - at)
+      new Uint8Array(view.buffer, view.byteOffset, n).set(bytes.subarray(at, at + n))
+      at += n
+      request.respond(n)
+    },
+  })
+}
+
 async function storedKeys(): Promise<string[]> {
   return (await env.EXPORTS.list()).keys.map((key) => key.name)
 }
@@ -235,7 +257,10 @@ describe('POST /editor-api/exports with bad input', () => {
     expect((await errorOf(res)).code).toBe('unsupported_media_type')
   })
 
-  it('answers 413 to a streamed body one byte over the limit, and 201 at the limit', async () => {
+  it.each([
+    ['a stream of chunks', streamOf],
+    ['a byte stream', byteStreamOf],
+  ])('answers 413 to %s one byte over the limit, and 201 at the limit', async (_, stream) => {
     const shell = '{"content":{"pad":""}}'
     for (const [extra, status] of [
       [1, 413],
@@ -243,8 +268,19 @@ describe('POST /editor-api/exports with bad input', () => {
     ] as const) {
       const pad = KV_MAX_VALUE_BYTES - shell.length + extra
       const bytes = new TextEncoder().encode(`{"content":{"pad":"${' '.repeat(pad)}"}}`)
-      const res = await publishWith(TINY, streamOf(bytes))
+      const res = await publishWith(TINY, stream(bytes))
       expect(res.status).toBe(status)
+    }
+  })
+
+  it('publishes a byte stream without Content-Length in chunks of any size, byte for byte', async () => {
+    const doc = new TextEncoder().encode(SMALL_EXPORT.replace('p-1', 'x'.repeat(200_000)))
+    for (const chunk of [1, 7, 65_536, 300_000]) {
+      const res = await publishWith({}, byteStreamOf(doc, chunk))
+      expect(res.status).toBe(201)
+      const { id } = await res.json<{ id: string }>()
+      const stored = await env.EXPORTS.get(`export:${id}`, 'arrayBuffer')
+      expect(new Uint8Array(stored!)).toEqual(doc)
     }
   })
 

@@ -150,7 +150,7 @@ describe('the memory a read holds', () => {
         { v: 1, publishedAt: 0, expiresAt: 1, ...metadata },
         tag.length,
       )
-      const substitution = substitutionFor(metadata, tag)
+      const substitution = substitutionFor(metadata, tag, true)
       await pumpSubstituted(
         source,
         { metadata, outputBytes },

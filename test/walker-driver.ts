@@ -1,25 +1,39 @@
 import { concatBytes } from '../src/bytes'
 import { JsonScanner } from '../src/exports/json-scanner'
 import type { PlaceholderCount } from '../src/exports/store'
+import type { Substitution } from '../src/exports/substitution'
 import { TagWalker } from '../src/exports/walker'
 import { PlaceholderSplicer } from '../src/exports/splicer'
 
 /** Concatenation of byte arrays. */
 export const concat = concatBytes
 
-/** The walker's whole output for `chunks`, pushed one by one. */
-export function walk(chunks: Uint8Array[], tag = 'bde', reuseInput = false): Uint8Array {
-  const walker = new TagWalker(tag, { reuseInput })
-  const out = chunks.map((chunk) => walker.push(chunk))
-  out.push(walker.finish())
-  return concat(out)
+/**
+ * The walker's whole output for `chunks`, pushed one by one. With `reuseOutput` each output is
+ * copied before the next push, as a pump is done with it by then.
+ */
+export function walk(
+  chunks: Uint8Array[],
+  tag = 'bde',
+  reuseInput = false,
+  reuseOutput = false,
+): Uint8Array {
+  return run(new TagWalker(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
 }
 
-/** The splicer's whole output for `chunks`, pushed one by one. */
-export function splice(chunks: Uint8Array[], tag = 'bde', reuseInput = false): Uint8Array {
-  const splicer = new PlaceholderSplicer(tag, { reuseInput })
-  const out = chunks.map((chunk) => splicer.push(chunk))
-  out.push(splicer.finish())
+/** The splicer's whole output for `chunks`, pushed one by one, as `walk`. */
+export function splice(
+  chunks: Uint8Array[],
+  tag = 'bde',
+  reuseInput = false,
+  reuseOutput = false,
+): Uint8Array {
+  return run(new PlaceholderSplicer(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+}
+
+function run(engine: Substitution, chunks: Uint8Array[], copy: boolean): Uint8Array {
+  const out = chunks.map((chunk) => (copy ? engine.push(chunk).slice() : engine.push(chunk)))
+  out.push(engine.finish())
   return concat(out)
 }
 

@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { graceCopyBench, graceCopyRows, graceCopyWorkers } from './grace-copy.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
+import { memoryRows, workerdMemory } from './memory-workerd.mjs'
 import { interleave, measureThroughput, median, pairedRatio, times } from './stats.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -108,6 +109,7 @@ if (runs('memory')) {
       )
     }
   }
+  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, quick: QUICK, log })
 }
 
 /** workerd's processes, whose CPU time each load run records. */
@@ -779,6 +781,7 @@ function tableRows(r) {
       }
     }
   }
+  if (r.memoryWorkerd) memoryRows(r.memoryWorkerd, row)
   if (r.http) {
     const h = r.http.summary
     const reqs = (s) =>

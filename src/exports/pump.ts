@@ -93,7 +93,7 @@ export async function pumpSubstituted(
     await toSink(writer.write(out))
   }
   try {
-    for await (const chunk of largeChunks(source, readBytes)) {
+    for await (const chunk of largeChunks(source, readBytes, { reuseBuffer: true })) {
       read += chunk.length
       const out = substitution.push(chunk)
       // After the substitution, so that a value that is also malformed is logged as such.
@@ -164,8 +164,9 @@ export interface LargeChunksOptions {
   /** Names the read in the error of a stall. */
   what?: string
   /**
-   * Read every chunk into the buffer of the one before, for a consumer done with each chunk
-   * before it asks for the next: no chunk-sized garbage piles up between collections.
+   * Read each chunk into the memory of the one before, once the caller asks for the next (a
+   * byte stream only), for a caller done with each chunk by then: no chunk-sized garbage piles
+   * up between collections.
    */
   reuseBuffer?: boolean
 }
@@ -197,14 +198,15 @@ export async function* largeChunks(
       reader.releaseLock()
     }
   }
+  let buffer: ArrayBuffer | null = null
   try {
-    let buffer = new ArrayBuffer(bytes)
     for (;;) {
-      const { done, value } = await stalling(byob.readAtLeast(bytes, new Uint8Array(buffer)), what)
+      const into = new Uint8Array(buffer ?? new ArrayBuffer(bytes))
+      const { done, value } = await stalling(byob.readAtLeast(bytes, into), what)
       if (value !== undefined && value.length > 0) yield value
       if (done) return
-      // The read took the buffer over and hands it back in `value`.
-      buffer = reuseBuffer && value !== undefined ? value.buffer : new ArrayBuffer(bytes)
+      // A BYOB read moves the memory it fills into a new buffer: the chunk's.
+      if (reuseBuffer && value !== undefined) buffer = value.buffer as ArrayBuffer
     }
   } finally {
     byob.releaseLock()

@@ -58,11 +58,10 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
     return new Response(null, { status: 200, headers })
   }
   const expected: ExpectedValue = { metadata: stored.metadata, outputBytes: length }
-  const substitution = substitutionFor(stored.metadata, tag)
   if (Math.max(stored.metadata.size, length) <= WHOLE_READ_MAX_BYTES) {
     let body: Uint8Array
     try {
-      body = await substituteWhole(stored.body, expected, substitution)
+      body = await substituteWhole(stored.body, expected, substitutionFor(stored.metadata, tag))
     } catch (reason) {
       const cause = new Error(readFailure(id, reason), { cause: reason })
       throw new ServiceFailure({ reason: 'storage_failed', cause })
@@ -74,6 +73,8 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   // failed transfer cut off, so the log is the one place that names the export.
   const { readable, writable } = new FixedLengthStream(length)
   const readBytes = streamReadBytes(tag.length)
+  // The pump awaits each write before the next chunk, so one output buffer serves them all.
+  const substitution = substitutionFor(stored.metadata, tag, true)
   const pumped = pumpSubstituted(stored.body, expected, substitution, writable, readBytes)
   void pumped.catch((reason: unknown) => {
     // The client stopped reading (workerd: "Network connection lost."): the export is fine.

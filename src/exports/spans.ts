@@ -1,7 +1,33 @@
 /**
  * Writing a chunk out with some of its spans replaced by the tag: the one output step the tag
- * walker and the placeholder splicer share.
+ * walker and the placeholder splicer share, and the options both take.
  */
+
+/** Options of `TagWalker` and `PlaceholderSplicer`. */
+export interface SubstitutionOptions {
+  /**
+   * Write the output over each pushed chunk (when the tag is no longer than a placeholder),
+   * sparing a copy. Only for chunks nobody reads afterwards, as in a stream.
+   */
+  reuseInput?: boolean
+  /**
+   * Write the output of a growing tag into one buffer reused from chunk to chunk, sparing an
+   * allocation per chunk (and the garbage a stream of them leaves). Only when the caller is done
+   * with each output before pushing the next chunk, as a pump that awaits each write is.
+   */
+  reuseOutput?: boolean
+}
+
+/** One buffer that the output of consecutive chunks is written into. */
+export class ReusedOutput {
+  private buffer = new Uint8Array(0)
+
+  /** `length` bytes of the buffer, grown when it is shorter; the previous output is gone. */
+  take(length: number): Uint8Array {
+    if (this.buffer.length < length) this.buffer = new Uint8Array(length)
+    return this.buffer.subarray(0, length)
+  }
+}
 
 /** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
 const SMALL_COPY_BYTES = 48
@@ -9,7 +35,8 @@ const SMALL_COPY_BYTES = 48
 /**
  * `buf[0, end)` with each `[start, end)` pair of `found` (in order, not overlapping) replaced by
  * `tag`. Written over `buf` itself when `owned` (nobody reads `buf` afterwards) and the tag is no
- * longer than any span, else into a new buffer. Returns a view of `buf` when nothing is replaced.
+ * longer than any span, else into a new buffer (or `into`'s). Returns a view of `buf` when nothing
+ * is replaced.
  */
 export function replaceSpans(
   buf: Uint8Array,
@@ -18,19 +45,27 @@ export function replaceSpans(
   tag: Uint8Array,
   owned: boolean,
   shrinks: boolean,
+  into: ReusedOutput | null = null,
 ): Uint8Array {
   if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
-  if (!shrinks) return join(buf, end, found, tag)
+  if (!shrinks) return join(buf, end, found, tag, into)
   // One native copy, then moves within it, beats a `subarray` and a `set` per span.
   return compact(owned ? buf : buf.slice(0, end), end, found, tag)
 }
 
-/** `buf[0, end)` with each `found` span replaced by `tag`, in a new buffer. */
-function join(buf: Uint8Array, end: number, found: readonly number[], tag: Uint8Array): Uint8Array {
+/** `buf[0, end)` with each `found` span replaced by `tag`, in a new buffer or `into`'s. */
+function join(
+  buf: Uint8Array,
+  end: number,
+  found: readonly number[],
+  tag: Uint8Array,
+  into: ReusedOutput | null,
+): Uint8Array {
   const pairs = found.length
   let removed = 0
   for (let k = 0; k < pairs; k += 2) removed += found[k + 1]! - found[k]!
-  const out = new Uint8Array(end - removed + (pairs / 2) * tag.length)
+  const length = end - removed + (pairs / 2) * tag.length
+  const out = into === null ? new Uint8Array(length) : into.take(length)
   let from = 0
   let o = 0
   for (let k = 0; k < pairs; k += 2) {

@@ -15,7 +15,7 @@
  * chunk) are held back.
  */
 import { concatBytes } from '../bytes'
-import { replaceSpans } from './spans'
+import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
 import { PLACEHOLDER } from './walker-bytes'
 
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
@@ -41,19 +41,18 @@ export class PlaceholderSplicer {
   private readonly tag: Uint8Array
   private readonly shrinks: boolean
   private readonly reuseInput: boolean
+  private readonly output: ReusedOutput | null
   /** The start of a placeholder cut by the end of the last chunk. */
   private held: Uint8Array | null = null
   /** Placeholder `[start, end)` pairs of the chunk being pushed; reused to spare allocations. */
   private readonly found: number[] = []
 
-  /**
-   * `tag` is already sanitized. With `reuseInput`, the output may be written over each pushed
-   * chunk: only for chunks nobody reads afterwards, as in a stream.
-   */
-  constructor(tag: string, options: { reuseInput?: boolean } = {}) {
+  /** `tag` is already sanitized. */
+  constructor(tag: string, options: SubstitutionOptions = {}) {
     this.tag = new TextEncoder().encode(tag)
     this.shrinks = this.tag.length <= LENGTH
     this.reuseInput = options.reuseInput === true
+    this.output = options.reuseOutput === true ? new ReusedOutput() : null
   }
 
   /** Substitutes in one chunk; returns the bytes that can go out now (possibly a view of `chunk`). */
@@ -88,7 +87,7 @@ export class PlaceholderSplicer {
     // Copied, as the producer may reuse its chunk once we return.
     if (end < length) this.held = buf.slice(end)
     this.replaced += found.length / 2
-    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks)
+    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks, this.output)
   }
 
   /** Ends the document; returns the bytes still held (a cut placeholder is not one). */

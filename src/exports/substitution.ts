@@ -18,14 +18,15 @@ export interface Substitution {
 
 /**
  * The engine for a stored export and a sanitized `tag`. Pushed chunks are written over, so they
- * must belong to the caller (as chunks read from a stream do).
+ * must belong to the caller (as chunks read from a stream do). With `reuseOutput`, each output
+ * is valid only until the next push (for a pump that awaits each write).
  */
 export function substitutionFor(
   metadata: Pick<ExportMetadata, 'placeholders' | 'placeholderBytes'>,
   tag: string,
+  reuseOutput = false,
 ): Substitution {
   const allRaw = metadata.placeholderBytes === metadata.placeholders * PLACEHOLDER.length
-  return allRaw
-    ? new PlaceholderSplicer(tag, { reuseInput: true })
-    : new TagWalker(tag, { reuseInput: true })
+  const options = { reuseInput: true, reuseOutput }
+  return allRaw ? new PlaceholderSplicer(tag, options) : new TagWalker(tag, options)
 }

@@ -8,7 +8,7 @@
  */
 import { PLACEHOLDER } from './walker-bytes'
 import { concatBytes } from '../bytes'
-import { replaceSpans } from './spans'
+import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
 import { JsonScanner, MalformedExportError } from './json-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
@@ -16,21 +16,13 @@ export { MalformedExportError, type MalformedReason } from './json-scanner'
 
 const EMPTY = new Uint8Array(0)
 
-/** Options of `TagWalker`. */
-export interface TagWalkerOptions {
-  /**
-   * Write the output over each pushed chunk (when the tag is no longer than a placeholder),
-   * sparing a copy. Only for chunks nobody reads afterwards, as in a stream.
-   */
-  reuseInput?: boolean
-}
-
 /** Incremental substitution: feed chunks with `push`, then call `finish` once. */
 export class TagWalker {
   private readonly tag: Uint8Array
   /** A tag no longer than a placeholder: the output can be written over the input. */
   private readonly shrinks: boolean
   private readonly reuseInput: boolean
+  private readonly output: ReusedOutput | null
   private readonly scanner = new JsonScanner()
   /** Bytes of an escape or placeholder cut by the end of the last chunk. */
   private held: Uint8Array | null = null
@@ -38,10 +30,11 @@ export class TagWalker {
   private readonly found: number[] = []
   private failure: MalformedExportError | null = null
 
-  constructor(tag: string, options: TagWalkerOptions = {}) {
+  constructor(tag: string, options: SubstitutionOptions = {}) {
     this.tag = new TextEncoder().encode(tag)
     this.shrinks = this.tag.length <= PLACEHOLDER.length
     this.reuseInput = options.reuseInput === true
+    this.output = options.reuseOutput === true ? new ReusedOutput() : null
   }
 
   /** Placeholders substituted so far. */
@@ -65,7 +58,7 @@ export class TagWalker {
     const end = this.guard(() => this.scanner.scan(buf, found))
     // Copied, as the producer may reuse its chunk once we return.
     if (end < buf.length) this.held = buf.slice(end)
-    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks)
+    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks, this.output)
   }
 
   /** Ends the document; throws `MalformedExportError` unless it was whole. Returns no bytes. */

@@ -1,0 +1,423 @@
+/**
+ * The `memory` section's workerd half (docs/performance.md): how much the Worker's process grows
+ * while it handles the inputs issue #12 found, each beside a bare Worker doing the least the same
+ * request needs, measured the same way in the same run.
+ *
+ * Each case gets a freshly started workerd (one Miniflare, only the Worker under test and its
+ * storage), a warm-up, then its peak RSS (VmHWM in /proc/<pid>/status) is reset to the current
+ * RSS (`clear_refs`) and the request runs; the growth is the new peak less that RSS. A fresh
+ * process per case, as a peak only grows and a heap grown by one case would hide the next.
+ *
+ * - (a) one 25 MiB publish of `{"content":{"a":[{},{},...]}}` (8.7 million empty objects) and
+ *   (b) one of a single 25 MiB string, against a Worker that reads the body and puts it into KV.
+ *   Target: growth at most the baseline's plus the body's size.
+ * - (c) 40 concurrent GETs, from 40 addresses, with 100-character tags, of an export of 65,000
+ *   placeholders (1,040,020 bytes stored, 6,500,020 served), against a Worker streaming the
+ *   stored value untouched. Target: at most 120 MiB.
+ *
+ * And publishing speed, since the validator was rewritten: POST /editor-api/exports of each real
+ * fixture against a bare KV put, and the same Worker with the previous validator
+ * (json-parse-validator.ts) against the same put, interleaved. Target: not lower than before.
+ */
+import { build } from 'esbuild'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { cpuMillis, runLoad, workerdPids } from './load.mjs'
+import { interleave, median, pairedRatio } from './stats.mjs'
+
+const MiB = 1024 * 1024
+const BODY_BYTES = 25 * MiB
+const PUBLISH_TOKEN = 'bench-token'
+const HIGH_LIMITS = { RATE_LIMIT_SHORT: '999999999/60', RATE_LIMIT_LONG: '999999999/3600' }
+const VARS = { EXPORT_TTL_SECONDS: '600', ID_QUARANTINE_SECONDS: '3600', ...HIGH_LIMITS }
+/** (c): requests in flight at once, each from its own address, and the tag they send. */
+const CONCURRENT_GETS = 40
+const LONG_TAG = 'Z'.repeat(100)
+const DENSE_PLACEHOLDERS = 65_000
+/** The issue's targets. */
+export const READ_TARGET_BYTES = 120 * MiB
+/**
+ * Publishing not slower than with the previous validator: the ratio of the two publish/put
+ * ratios, with 5% for noise (the KV write, not the validator, takes most of a publish here).
+ */
+const PUBLISH_TARGET = 0.95
+
+/**
+ * Runs the section. `root` is the repository, `buildDir` where run.mjs put the bundles (the
+ * service at `service/index.js`, `baseline-worker.js`); returns the figures for `memoryRows`.
+ */
+export async function workerdMemory({ root, buildDir, quick, log, skipPublishing = false }) {
+  const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(
+    readFileSync(join(root, 'wrangler.toml'), 'utf8'),
+  )[1]
+  const setup = { buildDir, compatibilityDate }
+  const cases = {}
+  for (const [name, body] of [
+    ['emptyObjects', emptyObjectsDocument()],
+    ['longString', longStringDocument()],
+  ]) {
+    log(`memory in workerd: a 25 MiB publish (${name}) and a bare KV put`)
+    cases[name] = {
+      bytes: body.length,
+      subject: await onFreshWorkerd(setup, 'service', (url) =>
+        expectStatus(post(`${url}/editor-api/exports`, body, publishHeaders()), 201),
+      ),
+      baseline: await onFreshWorkerd(setup, 'baseline', (url) =>
+        expectStatus(post(`${url}/kv-put`, body, {}), 201),
+      ),
+    }
+  }
+  log(`memory in workerd: ${CONCURRENT_GETS} concurrent GETs with 100-character tags`)
+  const dense = denseDocument()
+  const served = dense.length + DENSE_PLACEHOLDERS * (LONG_TAG.length - 16)
+  cases.concurrentGets = {
+    bytes: dense.length,
+    servedBytes: served,
+    subject: await onFreshWorkerd(setup, 'service', (url) => concurrentGets(url, served), {
+      seed: dense,
+    }),
+    baseline: await onFreshWorkerd(setup, 'baseline', (url) => concurrentGets(url, dense.length), {
+      seed: dense,
+    }),
+  }
+  if (skipPublishing) return { cases, publishing: [] }
+  log('publishing the fixtures: one-pass validator vs the previous one, each vs a KV put')
+  const publishing = await publishSpeed({ root, setup, quick })
+  return { cases, publishing }
+}
+
+/** Table rows of the section, through run.mjs's `row(area, case, subject, baseline, ratio, target, met)`. */
+export function memoryRows(r, row) {
+  const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
+  const { cases, publishing } = r
+  for (const [name, what] of [
+    ['emptyObjects', 'publish of 25 MiB of empty objects (8.7 million)'],
+    ['longString', 'publish of a single 25 MiB string'],
+  ]) {
+    const c = cases[name]
+    const limit = c.baseline.growthBytes + c.bytes
+    row(
+      'memory',
+      `workerd peak RSS growth, ${what}`,
+      mib(c.subject.growthBytes),
+      `KV put of the body: ${mib(c.baseline.growthBytes)}`,
+      c.subject.growthBytes / c.baseline.growthBytes,
+      `<= baseline + body (${mib(limit)})`,
+      c.subject.ok && c.baseline.ok ? verdict(c.subject.growthBytes <= limit) : 'FAIL',
+    )
+  }
+  const g = cases.concurrentGets
+  row(
+    'memory',
+    `workerd peak RSS growth, ${CONCURRENT_GETS} concurrent GETs, 100-char tags, ${DENSE_PLACEHOLDERS.toLocaleString('en-US')} placeholders (${mib(g.servedBytes)} each)`,
+    mib(g.subject.growthBytes),
+    `streaming the value untouched: ${mib(g.baseline.growthBytes)}`,
+    g.subject.growthBytes / g.baseline.growthBytes,
+    `<= ${mib(READ_TARGET_BYTES)}`,
+    g.subject.ok && g.baseline.ok ? verdict(g.subject.growthBytes <= READ_TARGET_BYTES) : 'FAIL',
+  )
+  const pubs = (s) => `${s.rps.toFixed(1)}/s, ${(s.cpuMicros / 1000).toFixed(2)} ms CPU/req`
+  for (const f of publishing) {
+    row(
+      'memory',
+      `publish ${f.fixture} (${Math.round(f.bytes / 1024)} KiB) vs a KV put: one-pass validator / previous validator`,
+      `${pubs(f.current)}; ${f.currentRatio.toFixed(2)}x of the put`,
+      `previous: ${pubs(f.previous)}; ${f.previousRatio.toFixed(2)}x of the put`,
+      f.ratio,
+      `>= ${PUBLISH_TARGET}x (not lower than before, within noise)`,
+      f.unexpected === 0 ? verdict(f.ratio >= PUBLISH_TARGET) : 'FAIL',
+    )
+  }
+}
+
+function verdict(ok) {
+  return ok ? 'yes' : 'no'
+}
+
+/**
+ * Starts a workerd with only `worker` (and its KV, Durable Objects), warms it up, resets its
+ * peak RSS, runs `work(url)` and returns the growth of the peak. `seed`: an export stored
+ * under ID 100000 before the warm-up, with the metadata publishing would give it.
+ */
+async function onFreshWorkerd(setup, worker, work, { seed } = {}) {
+  const mf = new Miniflare(convertV4MiniflareOptions(workerOptions(setup, worker)))
+  try {
+    await mf.ready
+    const pids = workerdPids()
+    const url = (await mf.unsafeGetDirectURL(worker)).href.replace(/\/$/, '')
+    if (seed) await storeSeed(mf, worker, seed)
+    await warmUp(url, worker, seed)
+    const resetTo = resetPeak(pids)
+    const cpu = cpuMillis(pids)
+    const result = await work(url)
+    const after = cpuMillis(pids)
+    const peak = peakBytes(pids)
+    return {
+      ...result,
+      rssBeforeBytes: resetTo,
+      peakBytes: peak,
+      growthBytes: peak - resetTo,
+      cpuMs: after.user + after.system - cpu.user - cpu.system,
+    }
+  } finally {
+    await mf.dispose()
+  }
+}
+
+function workerOptions({ buildDir, compatibilityDate }, worker) {
+  const common = {
+    name: worker,
+    modules: true,
+    modulesRoot: buildDir,
+    compatibilityDate,
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+    kvNamespaces: { EXPORTS: 'exports' },
+  }
+  if (worker === 'baseline') {
+    return { workers: [{ ...common, scriptPath: join(buildDir, 'baseline-worker.js') }] }
+  }
+  return {
+    workers: [
+      {
+        ...common,
+        scriptPath: join(buildDir, 'service/index.js'),
+        durableObjects: {
+          RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
+          ID_ALLOCATOR: { className: 'IdAllocator', useSQLite: true },
+        },
+        bindings: { ...VARS, PUBLISH_TOKEN },
+      },
+    ],
+  }
+}
+
+/**
+ * The same small requests on both Workers before measuring, so that compiling the code,
+ * creating the Durable Objects and opening KV are not counted: a small publish (or put), and
+ * for the GET case one request from each of its addresses (the service creates their limiter
+ * objects).
+ */
+async function warmUp(url, worker, seed) {
+  const small = new TextEncoder().encode('{"content":{"a":"[MODELSERVERTAG]"}}')
+  if (worker === 'service') {
+    await expectStatus(post(`${url}/editor-api/exports`, small, publishHeaders()), 201)
+  } else {
+    await expectStatus(post(`${url}/kv-put`, small, {}), 201)
+  }
+  if (!seed) return
+  for (let i = 0; i < CONCURRENT_GETS; i++) {
+    const response = await fetch(`${url}/server-api?id=100000&tag=x`, {
+      headers: { 'CF-Connecting-IP': address(i) },
+    })
+    await response.arrayBuffer()
+  }
+}
+
+/** Stores `doc` as export 100000 with the metadata publishing records (every placeholder raw). */
+async function storeSeed(mf, worker, doc) {
+  const kv = await mf.getKVNamespace('EXPORTS', worker)
+  const now = Date.now()
+  const metadata = {
+    v: 1,
+    publishedAt: now,
+    expiresAt: now + 600_000,
+    size: doc.length,
+    placeholders: DENSE_PLACEHOLDERS,
+    placeholderBytes: DENSE_PLACEHOLDERS * 16,
+  }
+  await kv.put('export:100000', doc, { metadata, expirationTtl: 600 })
+}
+
+/** (c): the GETs at once, each body read to its end and its length checked. */
+async function concurrentGets(url, expectedBytes) {
+  const lengths = await Promise.all(
+    Array.from({ length: CONCURRENT_GETS }, async (_, i) => {
+      const response = await fetch(`${url}/server-api?id=100000&tag=${LONG_TAG}`, {
+        headers: { 'CF-Connecting-IP': address(i) },
+      })
+      if (response.status !== 200) throw new Error(`GET answered ${response.status}`)
+      return (await response.arrayBuffer()).byteLength
+    }),
+  )
+  return { ok: lengths.every((n) => n === expectedBytes), lengths: [...new Set(lengths)] }
+}
+
+function address(i) {
+  return `10.12.0.${i + 1}`
+}
+
+/** Sets each process's peak RSS to its current RSS; returns the sum of those. */
+function resetPeak(pids) {
+  let rss = 0
+  for (const pid of pids) {
+    // 5: set the peak resident set size to the current one (Linux 4.0 and later).
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    rss += statusKiB(pid, 'VmRSS') * 1024
+  }
+  return rss
+}
+
+function peakBytes(pids) {
+  return pids.reduce((sum, pid) => sum + statusKiB(pid, 'VmHWM') * 1024, 0)
+}
+
+function statusKiB(pid, field) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1])
+}
+
+/** Publishes per second of each fixture: the service, the service with the previous validator, a KV put. */
+async function publishSpeed({ root, setup, quick }) {
+  await buildPublishVariants(root, setup.buildDir)
+  const service = workerOptions(setup, 'service').workers[0]
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        ...['current', 'previous'].map((name) => ({
+          ...service,
+          name,
+          scriptPath: join(setup.buildDir, `publish-${name}/index.js`),
+        })),
+        workerOptions(setup, 'baseline').workers[0],
+      ],
+    }),
+  )
+  try {
+    await mf.ready
+    const pids = workerdPids()
+    const urls = {}
+    for (const name of ['current', 'previous', 'baseline']) {
+      urls[name] = (await mf.unsafeGetDirectURL(name)).href.replace(/\/$/, '')
+    }
+    const loads = {
+      current: { url: urls.current, path: '/editor-api/exports', headers: publishHeaders() },
+      previous: { url: urls.previous, path: '/editor-api/exports', headers: publishHeaders() },
+      put: { url: urls.baseline, path: '/kv-put', headers: {} },
+    }
+    const amount = quick ? 10 : 40
+    const rounds = quick ? 1 : 5
+    const out = []
+    for (const fixture of [
+      'animated-80-displays',
+      'reading-41-displays',
+      'stone-gate-136-displays',
+    ]) {
+      const body = readFileSync(join(root, 'fixtures', `${fixture}.json`))
+      const load = async (name, n) => {
+        const before = cpuMillis(pids)
+        const run = await runLoad({
+          url: loads[name].url,
+          method: 'POST',
+          connections: 4,
+          amount: n,
+          request: () => ({ path: loads[name].path, headers: loads[name].headers, body }),
+        })
+        const after = cpuMillis(pids)
+        run.cpuMicros =
+          ((after.user + after.system - before.user - before.system) * 1000) / run.requests
+        return run
+      }
+      for (const name of Object.keys(loads)) await load(name, 8)
+      const runs = await interleave(Object.keys(loads), rounds, (name) => load(name, amount))
+      const summary = (list) => ({
+        rps: median(list.map((r) => r.rps)),
+        cpuMicros: median(list.map((r) => r.cpuMicros)),
+      })
+      const rps = (name) => runs[name].map((r) => r.rps)
+      out.push({
+        fixture,
+        bytes: body.length,
+        current: summary(runs.current),
+        previous: summary(runs.previous),
+        put: summary(runs.put),
+        currentRatio: pairedRatio(rps('current'), rps('put')),
+        previousRatio: pairedRatio(rps('previous'), rps('put')),
+        // Each round's publish/put ratio of the one-pass validator over the previous one's.
+        ratio: median(
+          runs.current.map(
+            (r, i) => r.rps / runs.put[i].rps / (runs.previous[i].rps / runs.put[i].rps),
+          ),
+        ),
+        unexpected: Object.values(runs)
+          .flat()
+          .reduce((sum, r) => sum + r.errors + r.requests - (r.statuses[201] ?? 0), 0),
+        rounds: runs,
+      })
+    }
+    return out
+  } finally {
+    await mf.dispose()
+  }
+}
+
+/**
+ * The service bundled twice by esbuild the same way: as it is, and with json-parse-validator.ts
+ * in place of src/publish/validate.ts, so that the validator is the only difference.
+ */
+async function buildPublishVariants(root, buildDir) {
+  const validator = join(root, 'scripts/bench/json-parse-validator.ts')
+  const previousValidator = {
+    name: 'previous-validator',
+    setup(b) {
+      b.onResolve({ filter: /\/validate$/ }, (args) =>
+        args.importer.endsWith(join('src/publish/publish.ts')) ? { path: validator } : undefined,
+      )
+    },
+  }
+  for (const [name, plugins] of [
+    ['current', []],
+    ['previous', [previousValidator]],
+  ]) {
+    await build({
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'],
+      target: 'es2022',
+      external: ['cloudflare:*'],
+      logLevel: 'warning',
+      entryPoints: [join(root, 'src/index.ts')],
+      outfile: join(buildDir, `publish-${name}/index.js`),
+      plugins,
+    })
+  }
+}
+
+/** (a): `{"content":{"a":[{},{},...]}}` of exactly 25 MiB. */
+function emptyObjectsDocument() {
+  const head = '{"content":{"a":['
+  const tail = ']}}'
+  const items = Math.floor((BODY_BYTES - head.length - tail.length + 1) / 3)
+  const doc = head + '{},'.repeat(items - 1) + '{}' + tail
+  return new TextEncoder().encode(doc + ' '.repeat(BODY_BYTES - doc.length))
+}
+
+/** (b): `{"content":{"a":"xxx..."}}` of exactly 25 MiB. */
+function longStringDocument() {
+  const shell = '{"content":{"a":""}}'
+  const text = 'x'.repeat(BODY_BYTES - shell.length)
+  return new TextEncoder().encode(`{"content":{"a":"${text}"}}`)
+}
+
+/** (c): `{"content":{"a":"` + the placeholder 65,000 times + `"}}`. */
+function denseDocument() {
+  return new TextEncoder().encode(
+    `{"content":{"a":"${'[MODELSERVERTAG]'.repeat(DENSE_PLACEHOLDERS)}"}}`,
+  )
+}
+
+function publishHeaders() {
+  return { Authorization: `Bearer ${PUBLISH_TOKEN}`, 'Content-Type': 'application/json' }
+}
+
+function post(url, body, headers) {
+  return fetch(url, { method: 'POST', body, headers })
+}
+
+async function expectStatus(pending, status) {
+  const response = await pending
+  const text = await response.text()
+  if (response.status !== status) throw new Error(`${response.url}: ${response.status} ${text}`)
+  return { ok: true }
+}
