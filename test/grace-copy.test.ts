@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { concatBytes } from '../src/bytes'
 import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
-import { exportKey } from '../src/exports/store'
+import { exportKey, KV_MAX_VALUE_BYTES } from '../src/exports/store'
 import { COPY_CHUNK_BYTES } from '../src/publish/grace-copies'
 import type { IdAllocator } from '../src/publish/id-allocator'
 import { idSpace, locateId, shardName } from '../src/publish/id-space'
@@ -100,6 +100,22 @@ describe('a read right after publishing, where KV has not arrived', () => {
     expect(new TextDecoder().decode(copyBody)).toBe(document.replaceAll(PLACEHOLDER, 'my_tag'))
     expect(headersOf(fromCopy)).toEqual(headersOf(fromKv))
     expect(headersOf(headFromCopy)).toEqual(headersOf(fromCopy))
+  })
+
+  it('keeps a document of 25 MiB, the most KV takes, in 25 chunks and serves it whole', async () => {
+    const base = syntheticExport(KV_MAX_VALUE_BYTES - 300, 50)
+    const document = base.replace(
+      '"project_id"',
+      `"pad":"${'p'.repeat(KV_MAX_VALUE_BYTES - base.length - 9)}","project_id"`,
+    )
+    expect(document.length).toBe(KV_MAX_VALUE_BYTES)
+    const { id } = await published({}, document)
+    expect(await copyRows(id)).toEqual({ copies: 1, chunks: 25 })
+    const res = await callWithEnv(LAGGED, `/server-api?id=${id}&tag=tag`)
+    expect(res.status).toBe(200)
+    const body = await res.text()
+    expect(body.length).toBe(Number(res.headers.get('content-length')))
+    expect(body === document.replaceAll(PLACEHOLDER, 'tag')).toBe(true)
   })
 
   it('serves a document of exactly one chunk, and one of a chunk and a byte', async () => {
