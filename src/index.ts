@@ -7,6 +7,7 @@
 import { Hono } from 'hono'
 import type { Env } from './config'
 import { serveExport } from './exports/serve'
+import { contentEncoding } from './http/content-encoding'
 import { publicCors, PUBLIC_METHODS, withCorsHeaders } from './http/cors'
 import { errorResponse, failureOf, ServiceFailure } from './http/errors'
 import { serveOpenApi } from './openapi'
@@ -17,6 +18,7 @@ import { serveTryIt } from './try-it'
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })
 
+app.use('*', contentEncoding())
 app.use('/server-api', publicCors())
 app.use('/server-api', rateLimit())
 app.get('/server-api', serveExport)

@@ -189,8 +189,20 @@ describe('POST /editor-api/exports refuses', () => {
     expect((await publishWith({}, body)).status).toBe(201)
   })
 
-  it('a quick command prefix with control characters or too long with 400', async () => {
-    for (const prefix of ['model\nspawn', 'say hi\r\nop me', 'tab\there', 'x'.repeat(250)]) {
+  it('a quick command prefix with control, format or separator characters, or too long, with 400', async () => {
+    const unprintable = [
+      'model\nspawn',
+      'say hi\r\nop me',
+      'tab\there',
+      '\u202emodel spawn', // right-to-left override: the editor would show it reversed
+      'model\u2066 spawn', // left-to-right isolate
+      'model\u200bspawn', // zero-width space
+      'model\ufeffspawn', // zero-width no-break space
+      'model\u00adspawn', // soft hyphen
+      'model\u2028spawn', // line separator
+      'model\u2029spawn', // paragraph separator
+    ]
+    for (const prefix of [...unprintable, 'x'.repeat(250)]) {
       const res = await publishWith(TINY, SMALL_EXPORT, {
         query: `quickCommandPrefix=${encodeURIComponent(prefix)}`,
       })

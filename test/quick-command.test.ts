@@ -17,10 +17,16 @@ describe('the quick command', () => {
     expect(commandFor('//worldedit thing')).toBe('//worldedit thing 482913')
   })
 
-  it('refuses control characters and line breaks inside the prefix', () => {
-    for (const prefix of ['mm\nspawn', 'mm\u0000spawn', 'mm\u007fspawn', 'a\tb']) {
+  it('refuses control, format and separator characters inside the prefix', () => {
+    const prefixes = ['mm\nspawn', 'mm\u0000spawn', 'mm\u007fspawn', 'a\tb', 'mm\u0085spawn']
+    prefixes.push('\u202emm spawn', 'mm\u200espawn', 'mm\u061cspawn', 'mm\u2028spawn')
+    for (const prefix of prefixes) {
       expect(() => quickCommandPrefix(prefix)).toThrow(ServiceFailure)
     }
+  })
+
+  it('keeps other scripts, accents and emoji', () => {
+    expect(commandFor('модель spawn é 😀')).toBe('/модель spawn é 😀 482913')
   })
 
   it('fits in a chat line of 256 characters', () => {

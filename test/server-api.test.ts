@@ -1,5 +1,5 @@
 import { reset } from 'cloudflare:test'
-import { env } from 'cloudflare:workers'
+import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pumpSubstituted, READ_CHUNK_BYTES, streamReadBytes } from '../src/exports/pump'
 import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
@@ -7,7 +7,7 @@ import { exportKey, substitutedLength } from '../src/exports/store'
 import { substitutionFor } from '../src/exports/substitution'
 import { validateExport } from '../src/publish/validate'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from './fixtures'
-import { call, callWithEnv, storeExport } from './helpers'
+import { BASE, call, callWithEnv, storeExport } from './helpers'
 
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root","[MODELSERVERTAG]_0"],"n":1.0,"e":1e2}}'
 
@@ -182,6 +182,11 @@ describe('tag rules', () => {
     ['tag=a%20b!c%C3%A9d%F0%9F%A7%B1e', 'abcde'],
     ['tag=%22%5C%0D%0Ax', 'x'],
     ['tag=%FF%FEok', 'ok'],
+    // A `%` without two hex digits is a literal `%`, dropped like any other character.
+    ['tag=%ZZ', 'ZZ'],
+    ['tag=%2%41b', '2Ab'],
+    ['tag=a%', 'a'],
+    ['tag=%E2%80%AE', 'model'],
     [`tag=${'x'.repeat(150)}`, 'x'.repeat(100)],
     [`tag=${'!'.repeat(50)}${'y'.repeat(120)}`, 'y'.repeat(100)],
     ['tag=first&tag=second', 'first'],
@@ -271,6 +276,80 @@ describe('HEAD /server-api', () => {
     const res = await call('/server-api?id=1', { method: 'HEAD' })
     expect(res.status).toBe(400)
     expect(await res.text()).toBe('')
+  })
+
+  // The rate-limit headers count each request, and a 405 comes from another method.
+  const VARYING = new Set(['x-ratelimit-remaining', 'ratelimit'])
+  const headersOf = (res: Response) =>
+    Object.fromEntries([...res.headers].filter(([name]) => !VARYING.has(name)))
+
+  let client = 0
+  it.each([
+    ['a 200', '/server-api?id=241235&tag=abc', 200, {}],
+    ['a 400', '/server-api?id=1', 400, {}],
+    ['a 404', '/server-api?id=999999', 404, {}],
+    ['a 410', '/server-api?id=241235', 410, {}],
+    ['a 429', '/server-api?id=241235', 429, { RATE_LIMIT_SHORT: '1/60' }],
+  ] as const)(
+    'answers %s with the headers of the GET, Content-Length and encoding included',
+    async (_, path, status, vars) => {
+      const expired = status === 410
+      await storeExport('241235', DOC, { publishedAt: Date.now() - (expired ? 5000 : 0) })
+      if (expired) vi.setSystemTime(Date.now() + 700_000)
+      for (const acceptEncoding of [null, 'gzip', 'br;q=1, gzip;q=0.5']) {
+        const headers: Record<string, string> = { 'CF-Connecting-IP': `198.51.100.${++client}` }
+        if (acceptEncoding) headers['Accept-Encoding'] = acceptEncoding
+        if (status === 429) await callWithEnv(vars, path, { headers })
+        const get = await callWithEnv(vars, path, { headers })
+        const head = await callWithEnv(vars, path, { method: 'HEAD', headers })
+        expect([get.status, head.status]).toEqual([status, status])
+        expect(headersOf(head)).toEqual(headersOf(get))
+        expect(head.headers.get('vary')).toBe('Accept-Encoding')
+        const length = (await get.arrayBuffer()).byteLength
+        if (acceptEncoding === null) {
+          expect(head.headers.get('content-length')).toBe(String(length))
+        } else {
+          expect(head.headers.get('content-length')).toBeNull()
+          const coding = acceptEncoding.startsWith('br') ? 'br' : 'gzip'
+          expect(head.headers.get('content-encoding')).toBe(coding)
+        }
+      }
+    },
+  )
+})
+
+describe('compression', () => {
+  it.each([
+    [null, null],
+    ['', null],
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br', 'gzip'],
+    ['deflate, br, gzip', 'br'],
+    ['gzip;q=0.5, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity, gzip', null],
+    ['*', null],
+    ['deflate', null],
+    ['GZIP', null],
+    ['gzip;q=0', null],
+  ])('with Accept-Encoding %j answers Content-Encoding %j', async (accept, coding) => {
+    await storeExport('241235', DOC)
+    const headers: Record<string, string> = accept === null ? {} : { 'Accept-Encoding': accept }
+    const res = await call('/server-api?id=241235&tag=abc', { headers })
+    expect(res.headers.get('content-encoding')).toBe(coding)
+    expect(res.headers.get('content-length') === null).toBe(coding !== null)
+  })
+
+  it('follows the client Accept-Encoding Cloudflare passes in cf, not the header it rewrites', async () => {
+    await storeExport('241235', DOC)
+    const request = new Request(`${BASE}/server-api?id=241235&tag=abc`, {
+      headers: { 'Accept-Encoding': 'br, gzip' },
+    })
+    const res = await exports.default.fetch(
+      new Request(request, { cf: { clientAcceptEncoding: 'gzip' } } as RequestInit),
+    )
+    expect(res.headers.get('content-encoding')).toBe('gzip')
   })
 })
 

@@ -47,7 +47,7 @@ const PUBLISH_TARGET = 0.95
  * Runs the section. `root` is the repository, `buildDir` where run.mjs put the bundles (the
  * service at `service/index.js`, `baseline-worker.js`); returns the figures for `memoryRows`.
  */
-export async function workerdMemory({ root, buildDir, quick, log, skipPublishing = false }) {
+export async function workerdMemory({ root, buildDir, quick, log }) {
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(
     readFileSync(join(root, 'wrangler.toml'), 'utf8'),
   )[1]
@@ -81,7 +81,6 @@ export async function workerdMemory({ root, buildDir, quick, log, skipPublishing
       seed: dense,
     }),
   }
-  if (skipPublishing) return { cases, publishing: [] }
   log('publishing the fixtures: one-pass validator vs the previous one, each vs a KV put')
   const publishing = await publishSpeed({ root, setup, quick })
   return { cases, publishing }

@@ -37,7 +37,9 @@ export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
  */
 export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Response> {
   // URLSearchParams.get returns the first of repeated parameters and never throws on bad
-  // percent-encoding (it decodes to U+FFFD, which the tag rules then drop).
+  // percent-encoding: a `%` not followed by two hex digits stays a literal `%` (which the tag
+  // rules drop, keeping what follows: `%ZZ` becomes `ZZ`), and escaped bytes that are not UTF-8
+  // decode to U+FFFD (dropped too).
   const query = new URL(c.req.url).searchParams
   const id = query.get('id')
   if (!isPublicationId(id)) throw new ServiceFailure({ reason: 'invalid_id', received: id })

@@ -154,16 +154,20 @@ export function toPublicError(failure: Failure): PublicError {
   }
 }
 
-/** The JSON error response of a failure: `{ "error": { code, message, ... } }`, never cached. */
+/**
+ * The JSON error response of a failure: `{ "error": { code, message, ... } }`, never cached. Its
+ * Content-Length is set, so that a HEAD, whose body is dropped, still carries the GET's.
+ */
 export function errorResponse(failure: Failure): Response {
   const error = toPublicError(failure)
-  const body = JSON.stringify({
-    error: { code: error.code, message: error.message, ...error.details },
-  })
+  const body = new TextEncoder().encode(
+    JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } }),
+  )
   return new Response(body, {
     status: error.status,
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(body.byteLength),
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       ...error.headers,

@@ -25,9 +25,10 @@ export const HEADERS = {
     type: 'integer',
     minimum: 0,
   }),
-  Vary: header('The preflight answer depends on the headers the browser asked for.', {
-    type: 'string',
-  }),
+  Vary: header(
+    'What else the answer depends on: `Accept-Encoding` (compression) for JSON and HTML, the headers the browser asked for on a preflight.',
+    { type: 'string' },
+  ),
   'Cache-Control': header(
     'Exports and errors are never cached; the OpenAPI document and the try-it page briefly.',
     { enum: ['no-store', 'public, max-age=300'] },
@@ -35,7 +36,14 @@ export const HEADERS = {
   'X-Content-Type-Options': header('Browsers must not sniff the content type.', {
     const: 'nosniff',
   }),
-  'Content-Length': header('Exact length of the substituted export in bytes.', WHOLE_SECONDS),
+  'Content-Length': header(
+    'Exact length of the body in bytes (for an export, of the substituted export), known before the first byte. Absent when the answer is compressed.',
+    WHOLE_SECONDS,
+  ),
+  'Content-Encoding': header(
+    '`gzip` or `br`, whichever the client lists first in `Accept-Encoding`: the body is compressed and sent chunked, without `Content-Length`. A HEAD says the same as the GET.',
+    { enum: ['gzip', 'br'] },
+  ),
   'X-Export-Expires-In': header(
     'Whole seconds the export has left before it expires: a duration, not a timestamp.',
     WHOLE_SECONDS,

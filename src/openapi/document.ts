@@ -17,6 +17,9 @@ const CORS: HeaderName[] = [
   'Access-Control-Expose-Headers',
 ]
 const NO_STORE: HeaderName[] = ['Cache-Control', 'X-Content-Type-Options']
+/** Every JSON or HTML answer may be compressed (src/http/content-encoding.ts). */
+const ENCODED: HeaderName[] = ['Vary']
+const LENGTH_OR_ENCODING: HeaderName[] = ['Content-Length', 'Content-Encoding']
 const RATE_LIMIT: HeaderName[] = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -34,13 +37,19 @@ function exportResponses(withBody: boolean): Schema {
   const body = (schema: Schema) => (withBody ? { content: { [JSON_TYPE]: { schema } } } : {})
   const publicError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
     description: description + RATE_LIMIT_NOTE,
-    headers: headers([...CORS, ...NO_STORE, ...extra], RATE_LIMIT),
+    headers: headers(
+      [...CORS, ...NO_STORE, ...ENCODED, ...extra],
+      [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
+    ),
     ...body(errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : [])),
   })
   return {
     '200': {
       description: 'The export, with the tag substituted.' + RATE_LIMIT_NOTE,
-      headers: headers([...CORS, ...NO_STORE, 'Content-Length', 'X-Export-Expires-In'], RATE_LIMIT),
+      headers: headers(
+        [...CORS, ...NO_STORE, ...ENCODED, 'X-Export-Expires-In'],
+        [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
+      ),
       ...body({ $ref: '#/components/schemas/Export' }),
     },
     '400': publicError('`id` is missing or not six ASCII digits. Counts against the quota.', [
@@ -51,7 +60,10 @@ function exportResponses(withBody: boolean): Schema {
     '429': {
       description:
         'A request limit is exceeded (spec 8). Wait `Retry-After` seconds; a refused request counts nowhere.',
-      headers: headers([...CORS, ...NO_STORE, 'Retry-After', ...RATE_LIMIT]),
+      headers: headers(
+        [...CORS, ...NO_STORE, ...ENCODED, 'Retry-After', ...RATE_LIMIT],
+        LENGTH_OR_ENCODING,
+      ),
       ...body(errorSchema(['rate_limited'], ['retryAfterSeconds'])),
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
@@ -84,7 +96,7 @@ const TAG_PARAMETER = {
 
 const editorError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
   description,
-  headers: headers([...NO_STORE, ...extra]),
+  headers: headers([...NO_STORE, ...ENCODED, ...extra], LENGTH_OR_ENCODING),
   content: {
     [JSON_TYPE]: {
       schema: errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : []),
@@ -167,7 +179,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '201': {
             description: 'Published.',
-            headers: headers(['Location', 'Cache-Control']),
+            headers: headers(['Location', 'Cache-Control', ...ENCODED], LENGTH_OR_ENCODING),
             content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/PublishResult' } } },
           },
           '400': editorError('The body is not JSON, not an export, or the prefix is unusable.', [
@@ -202,7 +214,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'The OpenAPI document.',
-            headers: headers([...CORS, ...NO_STORE]),
+            headers: headers([...CORS, ...NO_STORE, ...ENCODED], LENGTH_OR_ENCODING),
             content: { [JSON_TYPE]: { schema: { type: 'object', required: ['openapi'] } } },
           },
         },
@@ -217,7 +229,10 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'The page.',
-            headers: headers(['Content-Security-Policy', 'Referrer-Policy', ...NO_STORE]),
+            headers: headers(
+              ['Content-Security-Policy', 'Referrer-Policy', ...NO_STORE, ...ENCODED],
+              LENGTH_OR_ENCODING,
+            ),
             content: { 'text/html': { schema: { type: 'string' } } },
           },
         },

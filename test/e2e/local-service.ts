@@ -14,6 +14,8 @@ const READY_TIMEOUT_MS = 60_000
 
 export interface LocalService {
   url: string
+  /** The service's `--persist-to` folder: local KV, Durable Objects and caches. */
+  stateDir: string
   stop(): Promise<void>
 }
 
@@ -64,6 +66,7 @@ export async function startLocalService(vars: Record<string, string> = {}): Prom
   }
   return {
     url,
+    stateDir: state,
     async stop() {
       await stopProcess(child)
       rmSync(state, { recursive: true, force: true })
