@@ -16,6 +16,8 @@ const FIXTURE_NAMES = ['animated-80-displays', 'reading-41-displays', 'stone-gat
 const SAME_HEADERS = [
   'content-type',
   'content-length',
+  'content-encoding',
+  'vary',
   'cache-control',
   'x-content-type-options',
   'access-control-allow-origin',
@@ -40,11 +42,12 @@ interface Read {
   body: Buffer
 }
 
-async function read(id: string, tag: string, method = 'GET'): Promise<Read> {
-  // Uncompressed, so Content-Length is the body's (a compressed answer is chunked).
+/** A read, uncompressed (so Content-Length is the body's) unless `encoding` asks otherwise. */
+async function read(id: string, tag: string, method = 'GET', encoding = 'identity'): Promise<Read> {
+  // fetch decompresses a gzip body: `body` is the document either way.
   const res = await fetch(`${service.url}/server-api?id=${id}&tag=${tag}`, {
     method,
-    headers: { 'Accept-Encoding': 'identity' },
+    headers: { 'Accept-Encoding': encoding },
   })
   return {
     status: res.status,
@@ -74,6 +77,7 @@ describe('npm start with SIMULATED_KV_LAG_SECONDS', () => {
     const ids: string[] = []
     const publishedAt: number[] = []
     const atOnce: Read[] = []
+    const gzipAtOnce: Read[] = []
     for (const document of documents) {
       publishedAt.push(Date.now())
       const { id } = await publishExport(service, document)
@@ -85,7 +89,11 @@ describe('npm start with SIMULATED_KV_LAG_SECONDS', () => {
       expect(get.headers['content-length']).toBe(String(get.body.length))
       expect(head.status).toBe(200)
       expect(head.headers).toEqual(get.headers)
+      const gzip = await read(id, 'bde', 'GET', 'gzip')
+      expect(gzip.headers['content-encoding']).toBe('gzip')
+      expect(gzip.body.equals(get.body)).toBe(true)
       atOnce.push(get)
+      gzipAtOnce.push(gzip)
     }
 
     // Between the grace and the lag, neither store has the export here: the lag is real.
@@ -101,6 +109,9 @@ describe('npm start with SIMULATED_KV_LAG_SECONDS', () => {
       expect(later.body.equals(atOnce[i]!.body)).toBe(true)
       expect(later.headers).toEqual(atOnce[i]!.headers)
       expect(later.expiresIn).toBeLessThan(atOnce[i]!.expiresIn)
+      const gzip = await read(id, 'bde', 'GET', 'gzip')
+      expect(gzip.headers).toEqual(gzipAtOnce[i]!.headers)
+      expect(gzip.body.equals(later.body)).toBe(true)
     }
   })
 })
