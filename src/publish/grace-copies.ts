@@ -33,6 +33,7 @@ export interface FoundCopy {
   chunks: number
 }
 
+/** The copy's two tables, as docs/storage.md describes them; created when the shard wakes. */
 export const GRACE_COPIES_SCHEMA = `
   CREATE TABLE IF NOT EXISTS grace_copies (
     id INTEGER PRIMARY KEY,
