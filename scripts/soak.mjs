@@ -3,11 +3,14 @@
 // service on loopback. GETs and HEADs from many simulated client addresses (CF-Connecting-IP,
 // which reaches the Worker unchanged in local dev) around their limits, publishes in between.
 // From the responses alone it checks that no client was admitted beyond its quota in any window,
-// that every 429 carried the right Retry-After, and that nothing answered 5xx. It starts the
-// service itself (`npm start`, fresh state, small limits) unless --url names a running one.
+// that every 429 carried the right Retry-After, and that nothing answered 5xx. Every publish is
+// read at once (GET and HEAD) as a far location would, with KV lagging behind
+// (SIMULATED_KV_LAG_SECONDS): each must be a 200 with the exact bytes, never 503 not_ready.
+// It starts the service itself (`npm start`, fresh state, small limits, the lag) unless --url
+// names a running one.
 // Prints a summary; exits 1 on any violation, 2 on bad usage. No dependencies: Node 22 only.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -23,6 +26,8 @@ Options:
   --short Q/W         short window, requests/seconds (default 20/10)
   --long Q/W          long window, requests/seconds (default 30/30)
   --publish-every MS  one publish every MS milliseconds (default 250)
+  --kv-lag S          seconds KV takes to show a publish to the started service
+                      (SIMULATED_KV_LAG_SECONDS, default 30)
   --url URL           soak a service already running on loopback (its limits must be the
                       ones given here) instead of starting one
   --token T           editor API token of --url (default dev-publish-token)
@@ -49,10 +54,24 @@ const EXPORT = JSON.stringify({
 })
 const SOAK_TOKEN = 'soak-publish-token'
 const root = new URL('..', import.meta.url)
+/** What the fresh reads publish in turn: the small export, the real fixtures, one over 1 MiB. */
+const FRESH_EXPORTS = [
+  EXPORT,
+  ...['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays'].map((name) =>
+    readFileSync(new URL(`fixtures/${name}.json`, root), 'utf8'),
+  ),
+]
+/**
+ * One publish in this many, from the fifth on (so even a short soak has one), is of an export
+ * over 1 MiB, whose copy is streamed in chunks.
+ */
+const LARGE_EVERY = 20
 
 const options = readOptions()
 const violations = new Map()
 const stats = { requests: 0, statuses: {}, publishes: 0, unlimited: 0, refusals: 0 }
+/** Reads of a publish at once, and how many found it not ready or with other bytes. */
+const fresh = { reads: 0, notReady: 0, mismatched: 0, large: 0 }
 /** The client whose burst is under way, and how many requests of it are left. */
 const turn = { at: 0, left: 0 }
 
@@ -160,12 +179,17 @@ async function readOnce(base, agent, client, published) {
   for (const w of windows) client.admitted.push({ ...w, sent, received })
 }
 
+/**
+ * Publishes in turn the small export (which the other loops then read), the fixtures and now
+ * and then a large one; reads each at once.
+ */
 async function publishLoop(base, token, agent, published, deadline) {
-  for (; running(deadline); await sleep(options.publishEvery)) {
+  for (let n = 0; running(deadline); n++, await sleep(options.publishEvery)) {
+    const document = n % LARGE_EVERY === 4 ? largeExport() : FRESH_EXPORTS[n % FRESH_EXPORTS.length]
     let res
     try {
       const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-      res = await send(base, agent, 'POST', '/editor-api/exports', headers, EXPORT)
+      res = await send(base, agent, 'POST', '/editor-api/exports', headers, document)
     } catch (error) {
       violation('no answer', `publish: ${error.message}`)
       continue
@@ -173,10 +197,58 @@ async function publishLoop(base, token, agent, published, deadline) {
     stats.publishes++
     if (res.status !== 201) {
       violation(res.status >= 500 ? '5xx' : 'publish refused', `publish: ${res.status} ${res.body}`)
-    } else {
-      published.push(JSON.parse(res.body).id)
+      continue
+    }
+    const { id } = JSON.parse(res.body)
+    await readFresh(base, agent, id, document)
+    if (document === EXPORT) published.push(id)
+  }
+}
+
+/**
+ * GET and HEAD of a just-published ID from a new address (so no quota refuses them), where KV
+ * lags: each must be a 200 with exactly the document's bytes, the tag substituted.
+ */
+async function readFresh(base, agent, id, document) {
+  const tag = `fresh${fresh.reads}`
+  const expected = Buffer.from(document.replaceAll(PLACEHOLDER, tag))
+  const n = fresh.reads++
+  const headers = {
+    'CF-Connecting-IP': `100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`,
+  }
+  const path = `/server-api?id=${id}&tag=${tag}`
+  if (expected.length > 1024 * 1024) fresh.large++
+  for (const method of ['GET', 'HEAD']) {
+    let res
+    try {
+      res = await send(base, agent, method, path, headers)
+    } catch (error) {
+      violation('no answer', `${method} ${path} at once: ${error.message}`)
+      continue
+    }
+    const where = `${method} ${path} right after its publish`
+    if (res.status === 503 && res.headers['retry-after'] === '5') {
+      fresh.notReady++
+      violation('not ready right after publishing', `${where}: ${res.body}`)
+    } else if (res.status !== 200) {
+      violation(res.status >= 500 ? '5xx' : 'unexpected status', `${where}: ${res.status}`)
+    } else if (
+      Number(res.headers['content-length']) !== expected.length ||
+      (method === 'GET' && !res.raw.equals(expected))
+    ) {
+      fresh.mismatched++
+      violation('other bytes right after publishing', `${where}: ${res.bytes} bytes`)
     }
   }
+}
+
+/** A synthetic export over 1 MiB: keyframe commands with a placeholder in each. */
+function largeExport() {
+  const commands = Array.from(
+    { length: 16_000 },
+    (_, i) => `"execute as @e[tag=${PLACEHOLDER}_${i % 300}] run data merge entity @s {n:${i}}"`,
+  )
+  return `{"content":{"commands":[${commands.join(',')}],"project_id":"soak-large"}}`
 }
 
 /** Load goes on until the deadline, the request cap, or a service that stopped answering. */
@@ -205,6 +277,7 @@ function send(base, agent, method, path, headers, body) {
           status: res.statusCode,
           headers: res.headers,
           body: text.toString(),
+          raw: text,
           bytes: text.length,
         })
       })
@@ -367,6 +440,8 @@ function summary(clients, seconds) {
     statuses: stats.statuses,
     refusals: stats.refusals,
     publishes: stats.publishes,
+    kvLagSeconds: options.url ? null : options.kvLag,
+    freshReads: fresh,
     servedUnlimited: stats.unlimited,
     mostAdmittedInOneWindow: { short: most('shortMost'), long: most('longMost') },
     mostWindowsOfOneClient: { short: most('shortInstances'), long: most('longInstances') },
@@ -386,6 +461,10 @@ function report(s) {
     `  statuses: ${Object.entries(s.statuses)
       .map(([k, v]) => `${k}: ${v}`)
       .join(', ')}`,
+  )
+  const f = s.freshReads
+  console.log(
+    `  read at once after publishing (KV lag ${s.kvLagSeconds ?? 'of --url'} s): ${f.reads} publishes (${f.large} over 1 MiB), GET and HEAD each; not ready ${f.notReady}, other bytes ${f.mismatched}`,
   )
   console.log(
     `  most admitted in one window: short ${s.mostAdmittedInOneWindow.short}, long ${s.mostAdmittedInOneWindow.long}`,
@@ -413,6 +492,7 @@ function readOptions() {
         short: { type: 'string', default: '20/10' },
         long: { type: 'string', default: '30/30' },
         'publish-every': { type: 'string', default: '250' },
+        'kv-lag': { type: 'string', default: '30' },
         url: { type: 'string' },
         token: { type: 'string', default: 'dev-publish-token' },
         json: { type: 'boolean', default: false },
@@ -442,6 +522,7 @@ function readOptions() {
     ips: whole('ips', 65_536),
     concurrency: whole('concurrency', 1024),
     publishEvery: whole('publish-every', 60_000),
+    kvLag: whole('kv-lag', 600),
     short: parsed.short,
     long: parsed.long,
     rules: [rule('short'), rule('long')],
@@ -474,6 +555,7 @@ async function startService() {
     PUBLISH_TOKEN: SOAK_TOKEN,
     RATE_LIMIT_SHORT: options.short,
     RATE_LIMIT_LONG: options.long,
+    SIMULATED_KV_LAG_SECONDS: String(options.kvLag),
   }
   const child = spawn(
     process.execPath,

@@ -20,6 +20,8 @@ declare global {
       LOG_CLIENT_KEY?: string
       /** Test-only knob: the size of the ID space (see docs/storage.md). Never set in production. */
       ID_SPACE_SIZE?: string
+      /** Development and tests only: KV entries younger than this are treated as not there yet. */
+      SIMULATED_KV_LAG_SECONDS?: string
     }
   }
 }
@@ -47,12 +49,46 @@ export function idSpaceSize(env: Env): number {
   return positiveInteger(env.ID_SPACE_SIZE, 900_000, 'ID_SPACE_SIZE')
 }
 
+/**
+ * Longer than KV takes to reach every location (up to about a minute, plus the 60 s a location
+ * caches a miss): until then a far location reads the export from the allocator's copy.
+ */
+export const DEFAULT_PUBLISH_GRACE_SECONDS = 120
+
+/**
+ * Whole seconds the allocator shard keeps its copy of a new export, never beyond the lifetime;
+ * 0 keeps none (a location KV has not reached then answers `503 not_ready`).
+ */
+export function publishGraceSeconds(env: Env): number {
+  const grace = wholeNumber(
+    env.PUBLISH_GRACE_SECONDS,
+    DEFAULT_PUBLISH_GRACE_SECONDS,
+    'PUBLISH_GRACE_SECONDS',
+  )
+  return Math.min(grace, exportTtlSeconds(env))
+}
+
+/** Development and tests only: seconds after publication during which KV acts as if it lagged. */
+export function simulatedKvLagSeconds(env: Env): number {
+  return wholeNumber(env.SIMULATED_KV_LAG_SECONDS, 0, 'SIMULATED_KV_LAG_SECONDS')
+}
+
 /** Parses a positive whole number from a var, or returns the default when it is unset. */
 export function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
   if (!Number.isSafeInteger(value) || value <= 0) {
     throw new Error(`${name} must be a positive whole number, got "${raw}"`)
+  }
+  return value
+}
+
+/** Parses a whole number, zero included, from a var, or returns the default when it is unset. */
+export function wholeNumber(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`)
   }
   return value
 }

@@ -13,7 +13,7 @@ import { WHOLE_READ_MAX_BYTES } from '../src/exports/serve'
 import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../src/publish/allocator-client'
 import { PublishService, type PublishErrorFields } from '../src/publish/entrypoint'
-import { call, callWithEnv, storeExport, kvWithPut } from './helpers'
+import { allocatorWith, call, callWithEnv, logged, storeExport, kvWithPut } from './helpers'
 import { errorOf, publishWith, SMALL_EXPORT } from './publishing'
 
 const ID = '241235'
@@ -33,33 +33,8 @@ function kvServing(metadata: unknown, body: () => ReadableStream<Uint8Array> | n
   } as unknown as KVNamespace
 }
 
-/**
- * The allocator namespace with some of its methods replaced; the rest reach the real objects.
- * `getByName` is what allocator-client.ts uses.
- */
-function allocatorWith(
-  methods: Record<string, (...args: never[]) => Promise<unknown>>,
-): Cloudflare.Env['ID_ALLOCATOR'] {
-  return {
-    getByName(name: string) {
-      const real = env.ID_ALLOCATOR.getByName(name)
-      return new Proxy(real, {
-        get: (target, key) =>
-          typeof key === 'string' && key in methods ? methods[key] : Reflect.get(target, key),
-      })
-    },
-  } as unknown as Cloudflare.Env['ID_ALLOCATOR']
-}
-
 async function storedKeys(): Promise<string[]> {
   return (await env.EXPORTS.list({ prefix: 'export:' })).keys.map((key) => key.name)
-}
-
-/** What the log got, one string per call; the service logs JSON lines (src/observability). */
-function logged(log: { mock: { calls: unknown[][] } }): string[] {
-  return log.mock.calls.map((args) =>
-    args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '),
-  )
 }
 
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import worker from '../src/index'
-import { putExport } from '../src/exports/store'
+import { exportMetadata, putExport } from '../src/exports/store'
 import { validateExport } from '../src/publish/validate'
 
 export const BASE = 'http://service.test'
@@ -18,14 +18,13 @@ export async function storeExport(
   options: { ttlSeconds?: number; publishedAt?: number } = {},
 ): Promise<void> {
   const bytes = typeof document === 'string' ? new TextEncoder().encode(document) : document
-  await putExport(
-    env.EXPORTS,
-    id,
+  const metadata = exportMetadata(
     bytes,
     validateExport(bytes),
     options.publishedAt ?? Date.now(),
     options.ttlSeconds ?? 600,
   )
+  await putExport(env.EXPORTS, id, bytes, metadata)
 }
 
 /**
@@ -52,4 +51,29 @@ export function kvWithPut(put: () => Promise<unknown>): KVNamespace {
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
+}
+
+/**
+ * The allocator namespace with some of its methods replaced; the rest reach the real objects.
+ * `getByName` is what allocator-client.ts uses.
+ */
+export function allocatorWith(
+  methods: Record<string, (...args: never[]) => Promise<unknown>>,
+): Cloudflare.Env['ID_ALLOCATOR'] {
+  return {
+    getByName(name: string) {
+      const real = env.ID_ALLOCATOR.getByName(name)
+      return new Proxy(real, {
+        get: (target, key) =>
+          typeof key === 'string' && key in methods ? methods[key] : Reflect.get(target, key),
+      })
+    },
+  } as unknown as Cloudflare.Env['ID_ALLOCATOR']
+}
+
+/** What the log got, one string per call; the service logs JSON lines (src/observability). */
+export function logged(log: { mock: { calls: unknown[][] } }): string[] {
+  return log.mock.calls.map((args) =>
+    args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '),
+  )
 }

@@ -77,7 +77,8 @@ function exportCases(method: 'GET' | 'HEAD'): Case[] {
       status: 503,
       why: 'not_ready',
       send: async () => {
-        const { id } = await published()
+        // Published without a grace copy, as if its grace had ended, and not in this KV.
+        const { id } = await published({ PUBLISH_GRACE_SECONDS: '0' })
         await env.EXPORTS.delete(exportKey(id))
         return read(`/server-api?id=${id}`)
       },

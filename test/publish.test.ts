@@ -97,9 +97,13 @@ describe('publishing and retrieving an export', () => {
     expect((await errorOf(gone)).code).toBe('not_found')
   })
 
-  it('answers 503 not_ready with Retry-After for a live ID this location has not seen yet', async () => {
+  it('answers 503 not_ready with Retry-After for a live ID this location has not seen yet, once the grace copy is gone', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
     const { id } = await published()
     await dropFromKv(id)
+    expect((await call(`/server-api?id=${id}`)).status).toBe(200)
+    at(120)
     const res = await call(`/server-api?id=${id}`)
     expect(res.status).toBe(503)
     expect(res.headers.get('Retry-After')).toBe('5')
@@ -145,16 +149,20 @@ describe('a publish that fails', () => {
     expect(await storedKeys()).toEqual([])
   })
 
-  it('still answers 404 for a missing export when the allocator is unreachable', async () => {
+  // The ID may be live with its export only in the allocator's copy: never a 404 on a guess.
+  it('answers 503 unavailable for a missing export when the allocator is unreachable', async () => {
     const res = await callWithEnv({ ID_ALLOCATOR: unreachableAllocator() }, '/server-api?id=123456')
-    expect(res.status).toBe(404)
+    expect(res.status).toBe(503)
+    expect(res.headers.get('Retry-After')).toBe('1')
+    expect((await errorOf(res)).code).toBe('unavailable')
   })
 
-  it('answers 404 for a missing export when the allocator does not answer in time', async () => {
+  it('answers 503 unavailable for a missing export when the allocator does not answer in time', async () => {
     const hanging = allocatorAnswering(() => new Promise<never>(() => {}))
     const started = Date.now()
     const res = await callWithEnv({ ID_ALLOCATOR: hanging }, '/server-api?id=123456')
-    expect(res.status).toBe(404)
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
     expect(Date.now() - started).toBeLessThan(LOOKUP_TIMEOUT_MS + 1000)
   })
 })

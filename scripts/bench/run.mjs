@@ -15,6 +15,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { graceCopyBench, graceCopyRows, graceCopyWorkers } from './grace-copy.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { memoryRows, workerdMemory } from './memory-workerd.mjs'
 import { interleave, measureThroughput, median, pairedRatio, times } from './stats.mjs'
@@ -26,7 +27,7 @@ const BUILD = join(OUT_DIR, 'build')
 const args = process.argv.slice(2)
 const QUICK = args.includes('--quick')
 const SAVE = args.includes('--save')
-/** `--only a,b`: run only these sections (walker, memory, request, limiter, publish); others are left out of the table. */
+/** `--only a,b`: run only these sections (walker, memory, request, limiter, publish, grace); others are left out of the table. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
 const runs = (section) => ONLY === null || ONLY.includes(section)
 if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
@@ -142,6 +143,14 @@ try {
     results.publish = await publishing(urls)
     log('ID allocation')
     results.alloc = await allocation(urls)
+  }
+  if (runs('grace')) {
+    log('grace copy')
+    const fixture = readFileSync(join(FIXTURES, `${CONFIG.publish.fixture}.json`))
+    const large = cases.syntheticExport('sparse', CONFIG.http.streamedBytes)
+    const config = { ...CONFIG, publish: { ...CONFIG.publish, token: PUBLISH_TOKEN } }
+    const bench = { mf, urls, runLoad, interleave, median, pairedRatio, publishOnce, tags: TAGS }
+    results.grace = await graceCopyBench({ ...bench, fixture, large, config })
   }
 } finally {
   await mf.dispose()
@@ -297,6 +306,7 @@ function miniflareOptions() {
       }),
       worker('baseline', 'baseline-worker.js', { kvNamespaces: exports }),
       worker('walker', 'walker-worker.js', {}),
+      ...graceCopyWorkers(worker, { vars, bindings: { ...HIGH_LIMITS, PUBLISH_TOKEN } }),
       ...['probe', 'probe-2'].map((name) =>
         worker(name, 'probe-worker.js', {
           durableObjects: { ...ownObjects, ECHO: { className: 'EchoObject', useSQLite: true } },
@@ -899,6 +909,7 @@ function tableRows(r) {
       a.duplicates === 0 ? verdict(a.ratio <= 1.25) : 'FAIL',
     )
   }
+  rows.push(...graceCopyRows(r.grace))
   return rows
 }
 

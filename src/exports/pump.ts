@@ -93,7 +93,7 @@ export async function pumpSubstituted(
     await toSink(writer.write(out))
   }
   try {
-    for await (const chunk of largeChunks(source, readBytes, true)) {
+    for await (const chunk of largeChunks(source, readBytes, { reuseBuffer: true })) {
       read += chunk.length
       const out = substitution.push(chunk)
       // After the substitution, so that a value that is also malformed is logged as such.
@@ -155,19 +155,30 @@ async function readAll(
 }
 
 /** `read`, failed with `TimeoutError` if it brings nothing within `READ_STALL_TIMEOUT_MS`. */
-function stalling<T>(read: Promise<T>): Promise<T> {
-  return withTimeout(read, READ_STALL_TIMEOUT_MS, 'KV value read')
+function stalling<T>(read: Promise<T>, what: string): Promise<T> {
+  return withTimeout(read, READ_STALL_TIMEOUT_MS, what)
+}
+
+/** How `largeChunks` reads. */
+export interface LargeChunksOptions {
+  /** Names the read in the error of a stall. */
+  what?: string
+  /**
+   * Read each chunk into the memory of the one before, once the caller asks for the next (a
+   * byte stream only), for a caller done with each chunk by then: no chunk-sized garbage piles
+   * up between collections.
+   */
+  reuseBuffer?: boolean
 }
 
 /**
- * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own, or with
- * `reuse` each in the memory of the one before, once the caller asks for the next (a byte
- * stream only).
+ * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own unless
+ * `reuseBuffer`; a read that brings nothing for `READ_STALL_TIMEOUT_MS` fails.
  */
-async function* largeChunks(
+export async function* largeChunks(
   source: ReadableStream<Uint8Array>,
   bytes: number,
-  reuse = false,
+  { what = 'KV value read', reuseBuffer = false }: LargeChunksOptions = {},
 ): AsyncGenerator<Uint8Array> {
   let byob: ReadableStreamBYOBReader | null = null
   try {
@@ -179,7 +190,7 @@ async function* largeChunks(
     const reader = source.getReader()
     try {
       for (;;) {
-        const { done, value } = await stalling(reader.read())
+        const { done, value } = await stalling(reader.read(), what)
         if (done) return
         if (value.length > 0) yield value
       }
@@ -191,11 +202,11 @@ async function* largeChunks(
   try {
     for (;;) {
       const into = new Uint8Array(buffer ?? new ArrayBuffer(bytes))
-      const { done, value } = await stalling(byob.readAtLeast(bytes, into))
+      const { done, value } = await stalling(byob.readAtLeast(bytes, into), what)
       if (value !== undefined && value.length > 0) yield value
       if (done) return
       // A BYOB read moves the memory it fills into a new buffer: the chunk's.
-      if (reuse && value !== undefined) buffer = value.buffer as ArrayBuffer
+      if (reuseBuffer && value !== undefined) buffer = value.buffer as ArrayBuffer
     }
   } finally {
     byob.releaseLock()

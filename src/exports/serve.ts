@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
-import type { Env } from '../config'
+import { simulatedKvLagSeconds, type Env } from '../config'
 import { logIncident, note } from '../observability'
 import { ServiceFailure } from '../http/errors'
-import { whyMissing } from '../publish/allocator-client'
+import { readGraceCopy } from '../publish/allocator-client'
 import { isPublicationId } from './publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
@@ -30,9 +30,11 @@ export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
 
 /**
- * GET and HEAD /server-api: finds the export, checks its lifetime and substitutes the tag into
- * it (substitution.ts, pump.ts). HEAD answers with the headers a GET would get, without reading
- * or transforming the body.
+ * GET and HEAD /server-api: finds the export (in KV, or while KV has not reached this location,
+ * in the grace copy of the allocator shard that issued its ID), checks its lifetime and
+ * substitutes the tag into it (substitution.ts, pump.ts). Both sources go through the same
+ * checks and give the same bytes and headers. HEAD answers with the headers a GET would get,
+ * without reading or transforming the body.
  */
 export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Response> {
   // URLSearchParams.get returns the first of repeated parameters and never throws on bad
@@ -44,7 +46,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   if (!isPublicationId(id)) throw new ServiceFailure({ reason: 'invalid_id', received: id })
   const tag = sanitizeTag(query.get('tag'))
 
-  const stored = await findLiveExport(c.env, id)
+  const stored = await findLiveExport(c.env, id, c.req.method === 'HEAD' ? 'metadata' : 'body')
   note(c, { exportBytes: stored.metadata.size, tagLength: tag.length })
   const now = Date.now()
   const length = substitutedLength(stored.metadata, tag.length)
@@ -95,14 +97,18 @@ function readFailure(id: string, reason: unknown): string {
   return `export ${id} could not be read: ${String(reason)}`
 }
 
-async function findLiveExport(env: Env, id: string): Promise<StoredExport> {
+async function findLiveExport(
+  env: Env,
+  id: string,
+  part: 'metadata' | 'body',
+): Promise<StoredExport> {
   let stored: StoredExport | null
   try {
-    stored = await openExport(env.EXPORTS, id)
+    stored = await openExport(env.EXPORTS, id, simulatedKvLagSeconds(env))
   } catch (cause) {
     throw new ServiceFailure({ reason: 'storage_failed', cause })
   }
-  if (stored === null) throw new ServiceFailure(await whyMissing(env, id))
+  stored ??= await readGraceCopy(env, id, part)
   if (Date.now() >= stored.metadata.expiresAt) {
     void stored.body.cancel()
     throw new ServiceFailure({ reason: 'expired', id })

@@ -51,18 +51,16 @@ export function exportKey(id: string): string {
 }
 
 /**
- * Stores a validated document under `id` with a lifetime of `ttlSeconds` from `publishedAt`;
- * `counted` is what validation found in it.
+ * The metadata of a validated `document` published at `publishedAt` for `ttlSeconds`; `counted`
+ * is what validation found in it.
  */
-export async function putExport(
-  kv: KVNamespace,
-  id: string,
+export function exportMetadata(
   document: Uint8Array,
   counted: PlaceholderCount,
   publishedAt: number,
   ttlSeconds: number,
-): Promise<ExportMetadata> {
-  const metadata: ExportMetadata = {
+): ExportMetadata {
+  return {
     v: 1,
     publishedAt,
     expiresAt: publishedAt + ttlSeconds * 1000,
@@ -70,25 +68,45 @@ export async function putExport(
     placeholders: counted.placeholders,
     placeholderBytes: counted.placeholderBytes,
   }
+}
+
+/** Stores a document under `id` with its metadata, until KV's expiry after `expiresAt`. */
+export async function putExport(
+  kv: KVNamespace,
+  id: string,
+  document: Uint8Array,
+  metadata: ExportMetadata,
+): Promise<void> {
+  const ttlSeconds = Math.ceil((metadata.expiresAt - metadata.publishedAt) / 1000)
   const write = kv.put(exportKey(id), document, {
     expirationTtl: Math.max(ttlSeconds, KV_MIN_EXPIRATION_TTL_SECONDS),
     metadata,
   })
   await withTimeout(write, KV_WRITE_TIMEOUT_MS, 'KV write')
-  return metadata
 }
 
 /**
  * Opens the stored export of `id` as a stream, or returns null when KV has none.
  * Throws when KV fails or does not answer within `KV_READ_TIMEOUT_MS`.
+ *
+ * `simulatedLagSeconds` (development and tests only) makes an export published less than that
+ * long ago count as missing, as it is in a location that KV has not reached yet.
  */
-export async function openExport(kv: KVNamespace, id: string): Promise<StoredExport | null> {
+export async function openExport(
+  kv: KVNamespace,
+  id: string,
+  simulatedLagSeconds = 0,
+): Promise<StoredExport | null> {
   const read = kv.getWithMetadata<ExportMetadata>(exportKey(id), { type: 'stream' })
   const { value, metadata } = await withTimeout(read, KV_READ_TIMEOUT_MS, 'KV read')
   if (value === null) return null
   if (!isExportMetadata(metadata)) {
     void value.cancel()
     throw new Error(`export ${id} has no valid metadata`)
+  }
+  if (Date.now() - metadata.publishedAt < simulatedLagSeconds * 1000) {
+    void value.cancel()
+    return null
   }
   return { body: value, metadata }
 }
@@ -98,7 +116,8 @@ export function substitutedLength(metadata: ExportMetadata, tagLength: number): 
   return metadata.size - metadata.placeholderBytes + metadata.placeholders * tagLength
 }
 
-function isExportMetadata(value: unknown): value is ExportMetadata {
+/** Whether `value` is an `ExportMetadata` record of this version. */
+export function isExportMetadata(value: unknown): value is ExportMetadata {
   if (typeof value !== 'object' || value === null) return false
   const m = value as Record<string, unknown>
   return (

@@ -68,7 +68,7 @@ function exportResponses(withBody: boolean): Schema {
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
     '503': publicError(
-      '`not_ready`: published moments ago and not yet visible here; `unavailable`: storage failed, or the stored export is damaged. Retry after `Retry-After` seconds.',
+      "`not_ready`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); `unavailable`: storage or the allocator failed, or the stored export is damaged. Retry after `Retry-After` seconds.",
       ['not_ready', 'unavailable'],
       ['Retry-After'],
     ),

@@ -2,19 +2,35 @@
  * The Worker's side of the ID allocator: which shard to ask and what to do with its answers.
  * Publishing tries the shards in a random order, so load spreads over all of them and a full
  * shard only costs one more call; a lookup goes straight to the shard that owns the ID.
+ *
+ * The shard that issues an ID also keeps the export's grace copy (grace-copies.ts): its first
+ * chunk travels with the allocation, the rest (documents over 1 MiB) as a stream, so no call
+ * carries a clone of the whole body. A read that KV misses gets the copy from the same lookup
+ * that tells 404 from 410.
  */
 import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '../config'
+import type { StoredExport } from '../exports/store'
 import { ServiceFailure, type Failure } from '../http/errors'
 import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
-import type { Allocation, IdState } from './id-allocator'
+import { COPY_CHUNK_BYTES, type GraceCopyStart } from './grace-copies'
+import type { Allocation, CopyPart, GraceCopy, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 import { summarizeIdSpace, type IdSpaceStatus } from './id-space-status'
 
 /** Retry-After of a live ID that this location's KV does not show yet. */
 export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5
-/** A read path lookup that has not answered by then counts as failed (the miss stays a 404). */
+/**
+ * A read path lookup that has not answered by then counts as failed: `503 unavailable`, since
+ * the ID may be live and its copy only there.
+ */
 export const LOOKUP_TIMEOUT_MS = 2000
+/**
+ * Storing the rest of a grace copy that has not finished by then fails the publish (like a KV
+ * write, a 25 MiB copy takes seconds). Releasing the ID is then safe: the shard appends only to
+ * the copy of the ID it issued, which the release deletes.
+ */
+export const COPY_WRITE_TIMEOUT_MS = 10_000
 /**
  * An allocation that has not answered by then fails the publish with 503 rather than hang it.
  * If it did succeed late, its ID stays reserved, unused, until its quarantine ends: never issued
@@ -24,8 +40,15 @@ export const ALLOCATE_TIMEOUT_MS = 5000
 /** A shard that has not counted its IDs by then fails the status request with 503. */
 export const COUNT_TIMEOUT_MS = 5000
 
-/** Reserves a new ID for an export that expires at `expiresAt` (ms since the Unix epoch). */
-export async function allocateId(env: Env, expiresAt: number): Promise<string> {
+/**
+ * Reserves a new ID for an export that expires at `expiresAt` (ms since the Unix epoch); the
+ * shard that issues it stores `copy` (the grace copy's start) in the same transaction.
+ */
+export async function allocateId(
+  env: Env,
+  expiresAt: number,
+  copy: GraceCopyStart | null = null,
+): Promise<string> {
   const space = spaceOf(env)
   const quarantineSeconds = idQuarantineSeconds(env)
   let retryAfterSeconds = Infinity
@@ -34,7 +57,7 @@ export async function allocateId(env: Env, expiresAt: number): Promise<string> {
     try {
       const allocator = env.ID_ALLOCATOR.getByName(shardName(space, shard))
       allocation = await withTimeout<Allocation>(
-        allocator.allocate({ space, shard, expiresAt, quarantineSeconds }),
+        allocator.allocate({ space, shard, expiresAt, quarantineSeconds, copy }),
         ALLOCATE_TIMEOUT_MS,
         'ID allocation',
       )
@@ -47,17 +70,59 @@ export async function allocateId(env: Env, expiresAt: number): Promise<string> {
   throw new ServiceFailure({ reason: 'id_space_full', retryAfterSeconds })
 }
 
+/**
+ * The start of a grace copy of `document`: its first chunk, copied, since a view would carry its
+ * whole buffer over RPC.
+ */
+export function graceCopyStart(
+  document: Uint8Array,
+  copy: Omit<GraceCopyStart, 'head'>,
+): GraceCopyStart {
+  return { ...copy, head: document.slice(0, COPY_CHUNK_BYTES) }
+}
+
+/**
+ * Sends the rest of `document` after its first chunk to the shard that issued `id`, as a stream
+ * read as the shard stores it. Does nothing for a one-chunk document.
+ *
+ * The chunks are views of the document, not copies: a plain stream hands them over as they are
+ * and RPC copies each into its pipe as the shard reads it, into one reused buffer. A 25 MiB
+ * publish peaks 0-8 MiB higher than without the copy (workerd's RSS, shard included). A byte
+ * stream would take over each chunk's buffer, so it would need copies of them, and those, like
+ * a fresh buffer per chunk on the shard's side, are garbage that piled up to the body's size.
+ */
+export async function appendGraceCopy(
+  env: Env,
+  id: string,
+  expiresAt: number,
+  document: Uint8Array,
+): Promise<void> {
+  if (document.byteLength <= COPY_CHUNK_BYTES) return
+  let at = COPY_CHUNK_BYTES
+  const rest = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const end = Math.min(at + COPY_CHUNK_BYTES, document.byteLength)
+        controller.enqueue(document.subarray(at, end))
+        at = end
+        if (at === document.byteLength) controller.close()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  await withTimeout(
+    shardOf(env, id).appendCopy(id, expiresAt, rest),
+    COPY_WRITE_TIMEOUT_MS,
+    'grace copy write',
+  )
+}
+
 /** Gives back an ID whose export was not stored; returns false (and logs) when that fails. */
 export async function releaseId(env: Env, id: string, expiresAt: number): Promise<boolean> {
   const space = spaceOf(env)
-  const at = locateId(space, Number(id))
-  if (at === null) return false
+  if (locateId(space, Number(id)) === null) return false
   try {
-    return await env.ID_ALLOCATOR.getByName(shardName(space, at.shard)).release(
-      space,
-      id,
-      expiresAt,
-    )
+    return await shardOf(env, id).release(space, id, expiresAt)
   } catch (error) {
     // The ID then stays reserved until its quarantine ends: unused, but never handed out twice.
     logIncident('id_release_failed', `releasing ID ${id} failed`, error, { id })
@@ -65,29 +130,44 @@ export async function releaseId(env: Env, id: string, expiresAt: number): Promis
   }
 }
 
-/** What the allocator knows of an ID; an ID outside the space was never issued. */
-export async function lookupId(env: Env, id: string): Promise<IdState> {
-  const space = spaceOf(env)
-  const at = locateId(space, Number(id))
-  if (at === null) return { state: 'never_issued' }
-  return env.ID_ALLOCATOR.getByName(shardName(space, at.shard)).lookup(id)
+/**
+ * What the allocator knows of an ID, with as much of a live one's grace copy as `part` asks
+ * for; an ID outside the space was never issued.
+ */
+export async function lookupId(env: Env, id: string, part: CopyPart = 'none'): Promise<IdState> {
+  if (locateId(spaceOf(env), Number(id)) === null) return { state: 'never_issued' }
+  return shardOf(env, id).lookup(id, part)
 }
 
 /**
- * Why KV has no export for an ID: never issued (404), expired and in quarantine (410), or live
- * but not yet visible in this location's KV (503), which caches misses and takes up to about a
- * minute to propagate a write. When the allocator cannot answer, or not within
- * `LOOKUP_TIMEOUT_MS`, the miss stays a 404 (logged): the read path keeps working without it, at
- * the price of a wrong 404 for a just-published ID.
+ * The export of an ID that KV does not show (yet): the grace copy its shard keeps, metadata
+ * only for `part: 'metadata'` (HEAD). Otherwise throws why there is none: never issued (404),
+ * expired and in quarantine (410), or live but past its grace and not yet visible in this
+ * location's KV (503 `not_ready`). A shard that fails or does not answer within
+ * `LOOKUP_TIMEOUT_MS` is `503 unavailable`: the ID may be live, with its copy only there.
  */
-export async function whyMissing(env: Env, id: string): Promise<Failure> {
+export async function readGraceCopy(
+  env: Env,
+  id: string,
+  part: Exclude<CopyPart, 'none'>,
+): Promise<StoredExport> {
+  const lookup = lookupId(env, id, part)
   let known: IdState
   try {
-    known = await withTimeout(lookupId(env, id), LOOKUP_TIMEOUT_MS, 'ID lookup')
-  } catch (error) {
-    logIncident('id_lookup_failed', `looking up ID ${id} failed; answering 404`, error, { id })
-    return { reason: 'unknown_id', id }
+    known = await withTimeout(lookup, LOOKUP_TIMEOUT_MS, 'ID lookup')
+  } catch (cause) {
+    // An answer after the timeout may still bring a stream: let it go.
+    void lookup.then(cancelCopy, () => {})
+    throw new ServiceFailure({ reason: 'storage_failed', cause })
   }
+  if (known.state === 'live' && known.copy !== undefined) {
+    return { metadata: known.copy.metadata, body: copyBody(known.copy) }
+  }
+  throw new ServiceFailure(whyMissing(id, known))
+}
+
+/** Why an ID in this state cannot be served from the allocator. */
+export function whyMissing(id: string, known: IdState): Failure {
   switch (known.state) {
     case 'never_issued':
       return { reason: 'unknown_id', id }
@@ -120,6 +200,26 @@ export async function idSpaceStatus(env: Env): Promise<IdSpaceStatus> {
     throw new ServiceFailure({ reason: 'allocator_failed', cause })
   }
   return summarizeIdSpace(counts, { ...settings, now: Date.now() })
+}
+
+/** A copy's bytes as the read path takes them: a stream (empty when only metadata came). */
+function copyBody(copy: GraceCopy): ReadableStream<Uint8Array> {
+  if (copy.body instanceof ReadableStream) return copy.body
+  return new Response(copy.body ?? new Uint8Array(0)).body!
+}
+
+function cancelCopy(known: IdState): void {
+  if (known.state === 'live' && known.copy?.body instanceof ReadableStream) {
+    void known.copy.body.cancel()
+  }
+}
+
+/** The allocator object of the shard that owns `id` (which must be in the space). */
+function shardOf(env: Env, id: string) {
+  const space = spaceOf(env)
+  const at = locateId(space, Number(id))
+  if (at === null) throw new RangeError(`ID ${id} is outside the ID space`)
+  return env.ID_ALLOCATOR.getByName(shardName(space, at.shard))
 }
 
 function spaceOf(env: Env): IdSpace {

@@ -1,14 +1,18 @@
 /**
  * Publishing, the one function behind the editor API, the RPC entrypoint and the command line:
- * validate, reserve an ID, store through the storage module. A failed publish stores nothing
- * and gives its ID back, so no ID leaks.
+ * validate, reserve an ID together with the start of its grace copy, store the rest of the copy,
+ * then store in KV through the storage module. A failed publish stores nothing and gives its ID
+ * back, so no ID leaks.
+ *
+ * The copy is complete before KV is written and before the 201: from the moment a caller can
+ * know the ID, the shard that a missing KV entry sends every read to has the export.
  */
-import { exportTtlSeconds, type Env } from '../config'
-import { putExport } from '../exports/store'
+import { exportTtlSeconds, publishGraceSeconds, type Env } from '../config'
+import { exportMetadata, putExport } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
-import { allocateId, releaseId } from './allocator-client'
+import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from './allocator-client'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
 
@@ -40,11 +44,26 @@ export async function publish(
   const prefix = quickCommandPrefix(options.quickCommandPrefix)
   const ttlSeconds = exportTtlSeconds(env)
   const publishedAt = Date.now()
-  const expiresAt = publishedAt + ttlSeconds * 1000
+  const metadata = exportMetadata(document, counted, publishedAt, ttlSeconds)
+  const { expiresAt } = metadata
+  const graceSeconds = publishGraceSeconds(env)
+  const copy =
+    graceSeconds > 0
+      ? graceCopyStart(document, { metadata, dropAt: publishedAt + graceSeconds * 1000 })
+      : null
 
-  const id = await allocateId(env, expiresAt)
+  const id = await allocateId(env, expiresAt, copy)
+  if (copy !== null) {
+    try {
+      await appendGraceCopy(env, id, expiresAt, document)
+    } catch (cause) {
+      // Nothing is in KV yet, and the shard appends only to the copy the release deletes.
+      await releaseId(env, id, expiresAt)
+      throw new ServiceFailure({ reason: 'storage_failed', cause })
+    }
+  }
   try {
-    await putExport(env.EXPORTS, id, document, counted, publishedAt, ttlSeconds)
+    await putExport(env.EXPORTS, id, document, metadata)
   } catch (cause) {
     // A write that timed out may still land; its ID then stays reserved until its quarantine
     // ends, so it can never serve this document under someone else's publish.

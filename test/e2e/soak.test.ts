@@ -1,10 +1,12 @@
 /**
  * The soak of scripts/soak.mjs, shortened to 15 seconds for CI: the script starts the service
- * itself with small limits, so windows turn over within the run. `npm run soak` is the full run.
+ * itself with small limits, so windows turn over within the run, and with KV lagging 30 s behind
+ * every publish, so each read right after publishing is served from the allocator's grace copy.
+ * `npm run soak` is the full run.
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 const run = promisify(execFile)
 const SOAK_SECONDS = 15
@@ -14,27 +16,36 @@ interface SoakSummary {
   statuses: Record<string, number>
   refusals: number
   publishes: number
+  kvLagSeconds: number
+  freshReads: { reads: number; notReady: number; mismatched: number; large: number }
   servedUnlimited: number
   mostAdmittedInOneWindow: { short: number; long: number }
   mostWindowsOfOneClient: { short: number; long: number }
   violations: Record<string, { count: number; examples: string[] }>
 }
 
-describe('npm run soak', () => {
-  it('admits no client beyond its quota, refuses with the right Retry-After, and never answers 5xx', async () => {
+let summary: SoakSummary
+beforeAll(
+  async () => {
     const { stdout } = await run(
       process.execPath,
       [
         'scripts/soak.mjs',
         ...['--duration', String(SOAK_SECONDS), '--ips', '200', '--concurrency', '16'],
-        ...['--short', '20/10', '--long', '30/30', '--json'],
+        ...['--short', '20/10', '--long', '30/30', '--kv-lag', '30', '--json'],
       ],
       { timeout: (SOAK_SECONDS + 90) * 1000 },
     ).catch((error: { stdout?: string; stderr?: string }) => {
       // Exit code 1 means violations: show the summary that lists them.
       throw new Error(`soak failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
     })
-    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as SoakSummary
+    summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as SoakSummary
+  },
+  (SOAK_SECONDS + 100) * 1000,
+)
+
+describe('npm run soak', () => {
+  it('admits no client beyond its quota, refuses with the right Retry-After, and never answers 5xx', () => {
     expect(summary.violations).toEqual({})
     expect(summary.servedUnlimited).toBe(0)
     expect(Object.keys(summary.statuses).filter((status) => Number(status) >= 500)).toEqual([])
@@ -45,5 +56,13 @@ describe('npm run soak', () => {
     expect(summary.refusals).toBeGreaterThan(0)
     expect(summary.mostAdmittedInOneWindow).toEqual({ short: 20, long: 30 })
     expect(summary.mostWindowsOfOneClient.short).toBeGreaterThanOrEqual(2)
+  })
+
+  it('reads every publish at once through a lagging KV: 200, the exact bytes, never not_ready', () => {
+    expect(summary.kvLagSeconds).toBe(30)
+    expect(summary.freshReads.notReady).toBe(0)
+    expect(summary.freshReads.mismatched).toBe(0)
+    expect(summary.freshReads.reads).toBe(summary.publishes)
+    expect(summary.freshReads.large).toBeGreaterThanOrEqual(1)
   })
 })
