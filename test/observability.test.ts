@@ -200,7 +200,8 @@ describe('one log line and one data point per public request', () => {
   })
 
   it('503 not_ready: not_yet_visible', async () => {
-    const { id } = await published()
+    // Without a grace copy, so the allocator knows the ID is live but nothing can serve it.
+    const { id } = await published({ PUBLISH_GRACE_SECONDS: '0' })
     await env.EXPORTS.delete(exportKey(id))
     const observed = await observe(`/server-api?id=${id}`)
     expect(requestLine(observed)).toMatchObject({ status: 503, outcome: 'not_yet_visible', id })
