@@ -53,5 +53,5 @@ function isPublicPath(path: string): boolean {
 
 export default app
 export { RateLimiter } from './rate-limit/rate-limiter'
-export { IdAllocator } from './publish/id-allocator'
+export { IdAllocator } from './ids/id-allocator'
 export { PublishService } from './publish/entrypoint'

@@ -5,7 +5,7 @@
  * in every spelling JSON allows.
  */
 import fc from 'fast-check'
-import { PLACEHOLDER } from '../src/exports/walker'
+import { PLACEHOLDER } from '../src/substitution/walker'
 
 const encoder = new TextEncoder()
 

@@ -2,7 +2,7 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../src/exports/store'
-import { LOOKUP_TIMEOUT_MS } from '../src/publish/allocator-client'
+import { LOOKUP_TIMEOUT_MS } from '../src/ids/allocator-client'
 import { call, callWithEnv, kvWithPut } from './helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT } from './publishing'
 

@@ -11,7 +11,7 @@ import { ServiceFailure } from '../src/http/errors'
 import { MAX_NESTING_DEPTH, validateExport } from '../src/publish/validate'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from './json-arbitraries'
 import { walk } from './walker-driver'
-import { TagWalker } from '../src/exports/walker'
+import { TagWalker } from '../src/substitution/walker'
 
 type Verdict = 'accepted' | 'invalid_json' | 'invalid_export'
 

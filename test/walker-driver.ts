@@ -1,9 +1,9 @@
-import { concatBytes } from '../src/bytes'
-import { JsonScanner } from '../src/exports/json-scanner'
+import { concatBytes } from '../src/substitution/bytes'
+import { JsonScanner } from '../src/substitution/json-scanner'
 import type { PlaceholderCount } from '../src/exports/store'
-import type { Substitution } from '../src/exports/substitution'
-import { TagWalker } from '../src/exports/walker'
-import { PlaceholderSplicer } from '../src/exports/splicer'
+import type { Substitution } from '../src/substitution'
+import { TagWalker } from '../src/substitution/walker'
+import { PlaceholderSplicer } from '../src/substitution/splicer'
 
 /** Concatenation of byte arrays. */
 export const concat = concatBytes

@@ -8,9 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { substitutedLength, type ExportMetadata } from '../src/exports/store'
 import { documentArb } from './json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from './walker-driver'
-import { PlaceholderSplicer } from '../src/exports/splicer'
-import { substitutionFor } from '../src/exports/substitution'
-import { MalformedExportError, PLACEHOLDER, substituteTag, TagWalker } from '../src/exports/walker'
+import { PlaceholderSplicer } from '../src/substitution/splicer'
+import { substitutionFor } from '../src/exports/substitution-of'
+import {
+  MalformedExportError,
+  PLACEHOLDER,
+  substituteTag,
+  TagWalker,
+} from '../src/substitution/walker'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })

@@ -3,7 +3,12 @@ import animated from '../fixtures/animated-80-displays.json?raw'
 import reading from '../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../fixtures/stone-gate-136-displays.json?raw'
 import { concat, countPlaceholders, splice, walk } from './walker-driver'
-import { MalformedExportError, PLACEHOLDER, TagWalker, substituteTag } from '../src/exports/walker'
+import {
+  MalformedExportError,
+  PLACEHOLDER,
+  TagWalker,
+  substituteTag,
+} from '../src/substitution/walker'
 
 const FIXTURES = [
   { name: 'animated-80-displays', text: animated, placeholders: 1272 },

@@ -5,7 +5,7 @@
  * string and `JSON.parse`s it into an object tree, after a separate nesting scan, and counts the
  * placeholders in a third pass (the structure scan of the tag walker).
  */
-import { JsonScanner } from '../../src/exports/json-scanner'
+import { JsonScanner } from '../../src/substitution/json-scanner'
 import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../../src/exports/store'
 import { ServiceFailure } from '../../src/http/errors'
 

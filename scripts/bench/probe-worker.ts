@@ -13,11 +13,11 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/config'
-import { allocateId, releaseId } from '../../src/publish/allocator-client'
+import { allocateId, releaseId } from '../../src/ids/allocator-client'
 import { rateLimitRules } from '../../src/rate-limit/middleware'
 import { decide, type RateVerdict, type WindowRule } from '../../src/rate-limit/windows'
 
-export { IdAllocator } from '../../src/publish/id-allocator'
+export { IdAllocator } from '../../src/ids/id-allocator'
 export { RateLimiter } from '../../src/rate-limit/rate-limiter'
 
 interface ProbeEnv extends Env {

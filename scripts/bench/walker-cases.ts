@@ -16,10 +16,10 @@
  *     compared by parsed equality, not bytes.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
-import { concatBytes } from '../../src/bytes'
-import { PlaceholderSplicer } from '../../src/exports/splicer'
-import { substitutionFor } from '../../src/exports/substitution'
-import { PLACEHOLDER, TagWalker, substituteTag } from '../../src/exports/walker'
+import { concatBytes } from '../../src/substitution/bytes'
+import { PlaceholderSplicer } from '../../src/substitution/splicer'
+import { substitutionFor } from '../../src/exports/substitution-of'
+import { PLACEHOLDER, TagWalker, substituteTag } from '../../src/substitution/walker'
 import { validateExport } from '../../src/publish/validate'
 
 /** Chunk size the chunked variants push: a typical stream chunk. */

@@ -4,7 +4,7 @@
  * 503 with `Retry-After`) is waited out, for as long as each response asks, while the total
  * wait stays within `maxWaitSeconds`.
  */
-import { isPublicationId } from '../exports/publication-id.js'
+import { isPublicationId } from '../ids/publication-id.js'
 import { fieldOf, isRecord, readErrorBody, truncateBody } from './error-body.js'
 import {
   ExportHttpError,

@@ -11,11 +11,10 @@
  *   substituted per response in flight, whatever the tag (`streamReadBytes`).
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
-import { concatBytes } from '../bytes'
+import { concatBytes } from '../substitution/bytes'
 import { withTimeout } from '../timeout'
 import type { ExportMetadata } from './store'
-import type { Substitution } from './substitution'
-import { PLACEHOLDER } from './walker-bytes'
+import { PLACEHOLDER, type Substitution } from '../substitution'
 import { ValueMismatchError } from './value-mismatch'
 
 /** Bytes gathered from the stored value before they go through the substitution, at most. */

@@ -2,8 +2,8 @@ import type { Context } from 'hono'
 import { simulatedKvLagSeconds, type Env } from '../config'
 import { logIncident, note } from '../observability'
 import { ServiceFailure } from '../http/errors'
-import { readGraceCopy } from '../publish/allocator-client'
-import { isPublicationId } from './publication-id'
+import { readGraceCopy } from './missing'
+import { isPublicationId } from '../ids/publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
 import { sanitizeTag } from './tag'
 import {
@@ -13,8 +13,8 @@ import {
   substituteWhole,
   type ExpectedValue,
 } from './pump'
-import { substitutionFor } from './substitution'
-import { MalformedExportError } from './walker'
+import { substitutionFor } from './substitution-of'
+import { MalformedExportError } from '../substitution'
 
 /**
  * An export whose stored value and substituted body are both up to this size is read whole,
@@ -27,7 +27,7 @@ import { MalformedExportError } from './walker'
 export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 
 /** Header carrying the whole seconds an export has left (a duration, like X-RateLimit-Reset). */
-export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
+const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
 
 /**
  * GET and HEAD /server-api: finds the export (in KV, or while KV has not reached this location,

@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
-import { isPublicationId } from '../exports/publication-id'
+import { isPublicationId } from '../ids/publication-id'
 import { failureOf, toPublicError, type Failure } from '../http/errors'
 import { CLIENT_IP_HEADER } from '../rate-limit/client-key'
 import { clientHash } from './client-hash'

@@ -12,7 +12,7 @@ import { exportMetadata, putExport } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
-import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from './allocator-client'
+import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids/allocator-client'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
 

@@ -16,9 +16,9 @@ import {
   MalformedExportError,
   type JsonKind,
   type TopLevelObserver,
-} from '../exports/json-scanner'
+} from '../substitution/json-scanner'
 import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../exports/store'
-import { escapedUnit } from '../exports/walker-bytes'
+import { escapedUnit } from '../substitution/walker-bytes'
 import { ServiceFailure } from '../http/errors'
 
 /**

@@ -10,8 +10,6 @@ export const enum Byte {
   Backslash = 0x5c,
   OpenBracket = 0x5b,
   CloseBracket = 0x5d,
-  OpenBrace = 0x7b,
-  CloseBrace = 0x7d,
   LowerU = 0x75,
 }
 

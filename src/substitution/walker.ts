@@ -7,12 +7,12 @@
  * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { PLACEHOLDER } from './walker-bytes'
-import { concatBytes } from '../bytes'
+import { concatBytes } from './bytes'
 import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
 import { JsonScanner, MalformedExportError } from './json-scanner'
 
 export { PLACEHOLDER } from './walker-bytes'
-export { MalformedExportError, type MalformedReason } from './json-scanner'
+export { MalformedExportError } from './json-scanner'
 
 const EMPTY = new Uint8Array(0)
 

@@ -14,7 +14,7 @@
  * Memory does not grow with the document: at most 15 bytes (a placeholder cut by the end of a
  * chunk) are held back.
  */
-import { concatBytes } from '../bytes'
+import { concatBytes } from './bytes'
 import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
 import { PLACEHOLDER } from './walker-bytes'
 

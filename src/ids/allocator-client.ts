@@ -6,20 +6,17 @@
  * The shard that issues an ID also keeps the export's grace copy (grace-copies.ts): its first
  * chunk travels with the allocation, the rest (documents over 1 MiB) as a stream, so no call
  * carries a clone of the whole body. A read that KV misses gets the copy from the same lookup
- * that tells 404 from 410.
+ * that tells 404 from 410 (src/exports/missing.ts decides what the reader is told).
  */
 import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '../config'
-import type { StoredExport } from '../exports/store'
-import { ServiceFailure, type Failure } from '../http/errors'
+import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
 import { COPY_CHUNK_BYTES, type GraceCopyStart } from './grace-copies'
-import type { Allocation, CopyPart, GraceCopy, IdState } from './id-allocator'
+import type { Allocation, CopyPart, IdState } from './id-allocator'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 import { summarizeIdSpace, type IdSpaceStatus } from './id-space-status'
 
-/** Retry-After of a live ID that this location's KV does not show yet. */
-export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5
 /**
  * A read path lookup that has not answered by then counts as failed: `503 unavailable`, since
  * the ID may be live and its copy only there.
@@ -139,45 +136,6 @@ export async function lookupId(env: Env, id: string, part: CopyPart = 'none'): P
   return shardOf(env, id).lookup(id, part)
 }
 
-/**
- * The export of an ID that KV does not show (yet): the grace copy its shard keeps, metadata
- * only for `part: 'metadata'` (HEAD). Otherwise throws why there is none: never issued (404),
- * expired and in quarantine (410), or live but past its grace and not yet visible in this
- * location's KV (503 `not_ready`). A shard that fails or does not answer within
- * `LOOKUP_TIMEOUT_MS` is `503 unavailable`: the ID may be live, with its copy only there.
- */
-export async function readGraceCopy(
-  env: Env,
-  id: string,
-  part: Exclude<CopyPart, 'none'>,
-): Promise<StoredExport> {
-  const lookup = lookupId(env, id, part)
-  let known: IdState
-  try {
-    known = await withTimeout(lookup, LOOKUP_TIMEOUT_MS, 'ID lookup')
-  } catch (cause) {
-    // An answer after the timeout may still bring a stream: let it go.
-    void lookup.then(cancelCopy, () => {})
-    throw new ServiceFailure({ reason: 'storage_failed', cause })
-  }
-  if (known.state === 'live' && known.copy !== undefined) {
-    return { metadata: known.copy.metadata, body: copyBody(known.copy) }
-  }
-  throw new ServiceFailure(whyMissing(id, known))
-}
-
-/** Why an ID in this state cannot be served from the allocator. */
-export function whyMissing(id: string, known: IdState): Failure {
-  switch (known.state) {
-    case 'never_issued':
-      return { reason: 'unknown_id', id }
-    case 'quarantined':
-      return { reason: 'expired', id }
-    case 'live':
-      return { reason: 'not_yet_visible', id, retryAfterSeconds: NOT_VISIBLE_RETRY_AFTER_SECONDS }
-  }
-}
-
 /** Counts every shard's IDs, all shards at once; any shard failing fails the whole count. */
 export async function idSpaceStatus(env: Env): Promise<IdSpaceStatus> {
   const space = spaceOf(env)
@@ -200,18 +158,6 @@ export async function idSpaceStatus(env: Env): Promise<IdSpaceStatus> {
     throw new ServiceFailure({ reason: 'allocator_failed', cause })
   }
   return summarizeIdSpace(counts, { ...settings, now: Date.now() })
-}
-
-/** A copy's bytes as the read path takes them: a stream (empty when only metadata came). */
-function copyBody(copy: GraceCopy): ReadableStream<Uint8Array> {
-  if (copy.body instanceof ReadableStream) return copy.body
-  return new Response(copy.body ?? new Uint8Array(0)).body!
-}
-
-function cancelCopy(known: IdState): void {
-  if (known.state === 'live' && known.copy?.body instanceof ReadableStream) {
-    void known.copy.body.cancel()
-  }
 }
 
 /** The allocator object of the shard that owns `id` (which must be in the space). */
