@@ -2,7 +2,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isPublicationId } from '../src/ids/publication-id'
-import { DEFAULT_TAG, MAX_TAG_LENGTH, sanitizeTag } from '../src/exports/tag'
+import { sanitizeTag } from '../src/exports/tag'
+import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../src/http/wire-contract'
 import { FULL_ID_SPACE_SIZE, idAt, idSpace, locateId, shardSize } from '../src/ids/id-space'
 
 const ALLOWED = /^[A-Za-z0-9_-]+$/

@@ -8,8 +8,7 @@
 import { JsonScanner } from '../../src/substitution/json-scanner'
 import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../../src/exports/store'
 import { ServiceFailure } from '../../src/http/errors'
-
-export const MAX_NESTING_DEPTH = 256
+import { MAX_NESTING_DEPTH } from '../../src/http/wire-contract'
 
 /** Throws `too_large`, `invalid_json` or `invalid_export`; returns the placeholders. */
 export function validateExport(document: Uint8Array): PlaceholderCount {

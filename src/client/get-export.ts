@@ -12,8 +12,8 @@ import {
   InvalidResponseError,
   RateLimitedError,
 } from './errors.js'
+import { EXPIRES_IN_HEADER } from '../http/wire-contract.js'
 import {
-  EXPIRES_IN_HEADER,
   rateLimitState,
   retryAfterSeconds,
   wholeNumberHeader,

@@ -4,9 +4,7 @@
  * value instead of guessing: a proxy may strip headers, and a browser hides the ones the server
  * does not expose.
  */
-
-/** Header with the whole seconds an export has left. */
-export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
+import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../http/wire-contract.js'
 
 /** The rate-limit state after a request. */
 export interface RateLimitState {
@@ -41,7 +39,7 @@ export function wholeNumberHeader(headers: Headers, name: string): number | null
 
 /** `Retry-After` in whole seconds: delay-seconds or an HTTP date (RFC 9110 section 10.2.3). */
 export function retryAfterSeconds(headers: Headers, now = Date.now()): number | null {
-  const value = headers.get('Retry-After')?.trim()
+  const value = headers.get(RETRY_AFTER_HEADER)?.trim()
   if (value === undefined || value === '') return null
   if (WHOLE_NUMBER.test(value)) return Number(value)
   const date = Date.parse(value)
@@ -50,9 +48,9 @@ export function retryAfterSeconds(headers: Headers, now = Date.now()): number | 
 
 /** The rate-limit state of a response, or null when it carries no `X-RateLimit-*` trio. */
 export function rateLimitState(headers: Headers): RateLimitState | null {
-  const limit = wholeNumberHeader(headers, 'X-RateLimit-Limit')
-  const remaining = wholeNumberHeader(headers, 'X-RateLimit-Remaining')
-  const resetSeconds = wholeNumberHeader(headers, 'X-RateLimit-Reset')
+  const limit = wholeNumberHeader(headers, RATE_LIMIT_HEADERS.limit)
+  const remaining = wholeNumberHeader(headers, RATE_LIMIT_HEADERS.remaining)
+  const resetSeconds = wholeNumberHeader(headers, RATE_LIMIT_HEADERS.reset)
   if (limit === null || remaining === null || resetSeconds === null) return null
   return { limit, remaining, resetSeconds, windows: rateLimitWindows(headers) }
 }
@@ -63,10 +61,10 @@ export function rateLimitState(headers: Headers): RateLimitState | null {
  */
 function rateLimitWindows(headers: Headers): RateLimitWindow[] {
   const policies = new Map(
-    structuredList(headers.get('RateLimit-Policy')).map((item) => [item.name, item.params]),
+    structuredList(headers.get(RATE_LIMIT_HEADERS.policy)).map((item) => [item.name, item.params]),
   )
   const windows: RateLimitWindow[] = []
-  for (const { name, params } of structuredList(headers.get('RateLimit'))) {
+  for (const { name, params } of structuredList(headers.get(RATE_LIMIT_HEADERS.state))) {
     const remaining = params.get('r')
     const resetSeconds = params.get('t')
     if (remaining === undefined || resetSeconds === undefined) continue

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { simulatedKvLagSeconds, type Env } from '../config'
 import { logIncident, note } from '../observability'
 import { ServiceFailure } from '../http/errors'
+import { EXPIRES_IN_HEADER } from '../http/wire-contract'
 import { readGraceCopy } from './missing'
 import { isPublicationId } from '../ids/publication-id'
 import { openExport, substitutedLength, type StoredExport } from './store'
@@ -25,9 +26,6 @@ import { MalformedExportError } from '../substitution'
  * longer, so a 1 MB value of placeholders would come out as 6.5 MB.
  */
 export const WHOLE_READ_MAX_BYTES = 1024 * 1024
-
-/** Header carrying the whole seconds an export has left (a duration, like X-RateLimit-Reset). */
-const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
 
 /**
  * GET and HEAD /server-api: finds the export (in KV, or while KV has not reached this location,

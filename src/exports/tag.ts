@@ -1,7 +1,4 @@
-/** Spec 4: the sanitized tag is at most this many characters long. */
-export const MAX_TAG_LENGTH = 100
-/** Spec 4: a missing tag, or one with nothing left after sanitizing, becomes this. */
-export const DEFAULT_TAG = 'model'
+import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../http/wire-contract'
 
 const DISALLOWED_TAG_CHARACTERS = /[^A-Za-z0-9_-]+/g
 

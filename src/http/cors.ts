@@ -1,21 +1,9 @@
 import { cors } from 'hono/cors'
 import type { MiddlewareHandler } from 'hono'
+import { EXPOSED_HEADERS, PUBLIC_METHODS } from './wire-contract'
 
-/** Methods of the public endpoint (spec 4). */
-export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS'
 /** How long a browser may cache a preflight answer. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 86400
-/** Our response headers that browser scripts may read (spec 4 names the first four). */
-export const EXPOSED_HEADERS = [
-  'Retry-After',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'RateLimit',
-  'RateLimit-Policy',
-  'X-Export-Expires-In',
-  'Content-Length',
-]
 
 const CORS_ON_EVERY_RESPONSE = {
   'Access-Control-Allow-Origin': '*',

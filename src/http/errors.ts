@@ -1,8 +1,10 @@
 /**
  * The one place where internal failures become public errors. Code anywhere below the routes
  * throws `ServiceFailure` with a tagged reason; `errorResponse` maps it, exhaustively, to the
- * status, code and message a caller sees. Internals (causes, stack traces) never leak.
+ * status, code and message a caller sees. Internals (causes, stack traces) never leak. The
+ * codes and their statuses are the wire contract's error catalogue (wire-contract.ts).
  */
+import { ERROR_CODES, RETRY_AFTER_HEADER, type ErrorCode, type ErrorStatus } from './wire-contract'
 
 /** Why a request failed, in the service's own words. */
 export type Failure =
@@ -34,125 +36,117 @@ export class ServiceFailure extends Error {
 
 /** What a caller sees of a failure. */
 export interface PublicError {
-  status: 400 | 401 | 404 | 405 | 410 | 413 | 415 | 429 | 500 | 503
-  code: string
+  status: ErrorStatus
+  code: ErrorCode
   message: string
   headers?: Record<string, string>
   /** Extra fields of the `error` object, beside `code` and `message`. */
   details?: Record<string, unknown>
 }
 
-/** Maps an internal failure to the public error. */
+/** Maps an internal failure to the public error; the status comes from the catalogue. */
 export function toPublicError(failure: Failure): PublicError {
   switch (failure.reason) {
     case 'invalid_id':
-      return {
-        status: 400,
-        code: 'invalid_id',
-        message:
-          failure.received === null
-            ? 'The query parameter "id" is required: the six-digit publication ID.'
-            : 'The query parameter "id" must be exactly six ASCII digits (0-9).',
-      }
+      return publicError(
+        'invalid_id',
+        failure.received === null
+          ? 'The query parameter "id" is required: the six-digit publication ID.'
+          : 'The query parameter "id" must be exactly six ASCII digits (0-9).',
+      )
     case 'unknown_id':
-      return {
-        status: 404,
-        code: 'not_found',
-        message: `No export is published under ID ${failure.id}.`,
-      }
+      return publicError('not_found', `No export is published under ID ${failure.id}.`)
     case 'expired':
-      return {
-        status: 410,
-        code: 'expired',
-        message: `The export published under ID ${failure.id} has expired. Publish the model again to get a new ID.`,
-      }
+      return publicError(
+        'expired',
+        `The export published under ID ${failure.id} has expired. Publish the model again to get a new ID.`,
+      )
     case 'not_yet_visible':
-      return {
-        status: 503,
-        code: 'not_ready',
-        message: `The export ${failure.id} was just published and is not yet visible here. Retry shortly.`,
-        headers: { 'Retry-After': String(failure.retryAfterSeconds) },
-        details: { retryAfterSeconds: failure.retryAfterSeconds },
-      }
+      return retryLater(
+        'not_ready',
+        `The export ${failure.id} was just published and is not yet visible here. Retry shortly.`,
+        failure.retryAfterSeconds,
+      )
     case 'storage_failed':
-      return {
-        status: 503,
-        code: 'unavailable',
-        message: 'Storage is unavailable. Retry shortly.',
-        headers: { 'Retry-After': '1' },
-        details: { retryAfterSeconds: 1 },
-      }
+      return retryLater('unavailable', 'Storage is unavailable. Retry shortly.', 1)
     case 'method_not_allowed':
-      return {
-        status: 405,
-        code: 'method_not_allowed',
-        message: `Method ${failure.method} is not allowed here. Allowed: ${failure.allow}.`,
-        headers: { Allow: failure.allow },
-      }
+      return publicError(
+        'method_not_allowed',
+        `Method ${failure.method} is not allowed here. Allowed: ${failure.allow}.`,
+        { headers: { Allow: failure.allow } },
+      )
     case 'route_not_found':
-      return {
-        status: 404,
-        code: 'not_found',
-        message: 'No such endpoint. The API is GET /server-api?id=NNNNNN&tag=TAG.',
-      }
+      return publicError(
+        'not_found',
+        'No such endpoint. The API is GET /server-api?id=NNNNNN&tag=TAG.',
+      )
     case 'rate_limited':
-      return {
-        status: 429,
-        code: 'rate_limited',
-        message: `Too many requests from this address. Retry after ${failure.retryAfterSeconds} seconds.`,
-        headers: { 'Retry-After': String(failure.retryAfterSeconds) },
-        details: { retryAfterSeconds: failure.retryAfterSeconds },
-      }
+      return retryLater(
+        'rate_limited',
+        `Too many requests from this address. Retry after ${failure.retryAfterSeconds} seconds.`,
+        failure.retryAfterSeconds,
+      )
     case 'unauthorized':
-      return {
-        status: 401,
-        code: 'unauthorized',
-        message: 'A valid "Authorization: Bearer <token>" header is required.',
-        headers: { 'WWW-Authenticate': 'Bearer realm="editor-api"' },
-      }
+      return publicError(
+        'unauthorized',
+        'A valid "Authorization: Bearer <token>" header is required.',
+        { headers: { 'WWW-Authenticate': 'Bearer realm="editor-api"' } },
+      )
     case 'unsupported_media_type':
-      return {
-        status: 415,
-        code: 'unsupported_media_type',
-        message: 'The body must be sent as Content-Type: application/json.',
-      }
+      return publicError(
+        'unsupported_media_type',
+        'The body must be sent as Content-Type: application/json.',
+      )
     case 'too_large':
-      return {
-        status: 413,
-        code: 'too_large',
-        message: `The export is larger than the ${failure.limitBytes}-byte limit.`,
-        details: { limitBytes: failure.limitBytes },
-      }
+      return publicError(
+        'too_large',
+        `The export is larger than the ${failure.limitBytes}-byte limit.`,
+        { details: { limitBytes: failure.limitBytes } },
+      )
     case 'invalid_json':
-      return {
-        status: 400,
-        code: 'invalid_json',
-        message: `The body is not valid JSON: ${failure.detail}`,
-      }
+      return publicError('invalid_json', `The body is not valid JSON: ${failure.detail}`)
     case 'invalid_export':
-      return { status: 400, code: 'invalid_export', message: failure.detail }
+      return publicError('invalid_export', failure.detail)
     case 'invalid_quick_command':
-      return { status: 400, code: 'invalid_quick_command', message: failure.detail }
+      return publicError('invalid_quick_command', failure.detail)
     case 'id_space_full':
-      return {
-        status: 503,
-        code: 'capacity',
-        message: 'Every publication ID is in use. Retry later.',
-        headers: { 'Retry-After': String(failure.retryAfterSeconds) },
-        details: { retryAfterSeconds: failure.retryAfterSeconds },
-      }
+      return retryLater(
+        'capacity',
+        'Every publication ID is in use. Retry later.',
+        failure.retryAfterSeconds,
+      )
     case 'allocator_failed':
-      return {
-        status: 503,
-        code: 'unavailable',
-        message: 'Publishing is unavailable. Nothing was stored; retry shortly.',
-        headers: { 'Retry-After': '1' },
-        details: { retryAfterSeconds: 1 },
-      }
+      return retryLater(
+        'unavailable',
+        'Publishing is unavailable. Nothing was stored; retry shortly.',
+        1,
+      )
     case 'internal':
-      return { status: 500, code: 'internal', message: 'Internal error.' }
+      return publicError('internal', 'Internal error.')
   }
 }
+
+/** A public error with the catalogue's status for `code`. */
+function publicError(
+  code: ErrorCode,
+  message: string,
+  extra: Pick<PublicError, 'headers' | 'details'> = {},
+): PublicError {
+  return { status: ERROR_CODES[code].status, code, message, ...extra }
+}
+
+/** A public error that asks to retry: `Retry-After` and `error.retryAfterSeconds` agree. */
+function retryLater(code: RetryCode, message: string, retryAfterSeconds: number): PublicError {
+  return publicError(code, message, {
+    headers: { [RETRY_AFTER_HEADER]: String(retryAfterSeconds) },
+    details: { retryAfterSeconds },
+  })
+}
+
+/** The codes whose answers carry `Retry-After`. */
+type RetryCode = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C] extends { retry: true } ? C : never
+}[ErrorCode]
 
 /**
  * The JSON error response of a failure: `{ "error": { code, message, ... } }`, never cached. Its

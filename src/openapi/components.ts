@@ -4,7 +4,20 @@
  * reader of one response sees all of it. test/openapi.test.ts holds them against real responses.
  */
 
+import {
+  ERROR_CODES,
+  EXPIRES_IN_HEADER,
+  MAX_EXPORT_BYTES,
+  MAX_NESTING_DEPTH,
+  PUBLIC_METHODS,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER_HEADER,
+  type ErrorCode,
+} from '../http/wire-contract'
+
 type Schema = Record<string, unknown>
+
+const MIB = 1024 * 1024
 
 const WHOLE_SECONDS = { type: 'integer', minimum: 0 }
 
@@ -14,7 +27,7 @@ export const HEADERS = {
     const: '*',
   }),
   'Access-Control-Allow-Methods': header('Methods of the public endpoint.', {
-    const: 'GET, HEAD, OPTIONS',
+    const: PUBLIC_METHODS,
   }),
   'Access-Control-Allow-Headers': header('Any request header is allowed.', { const: '*' }),
   'Access-Control-Expose-Headers': header(
@@ -44,28 +57,28 @@ export const HEADERS = {
     '`gzip` or `br`, whichever the client lists first in `Accept-Encoding`: the body is compressed and sent chunked, without `Content-Length`. A HEAD says the same as the GET.',
     { enum: ['gzip', 'br'] },
   ),
-  'X-Export-Expires-In': header(
+  [EXPIRES_IN_HEADER]: header(
     'Whole seconds the export has left before it expires: a duration, not a timestamp.',
     WHOLE_SECONDS,
   ),
-  'Retry-After': header(
+  [RETRY_AFTER_HEADER]: header(
     'Whole seconds to wait before retrying; on 429 it is authoritative and equals `error.retryAfterSeconds`.',
     { type: 'integer', minimum: 1 },
   ),
-  'X-RateLimit-Limit': header(
+  [RATE_LIMIT_HEADERS.limit]: header(
     'The limit of the rate-limit window these headers describe: the one nearest exhaustion.',
     { type: 'integer', minimum: 1 },
   ),
-  'X-RateLimit-Remaining': header('Requests left in that window.', WHOLE_SECONDS),
-  'X-RateLimit-Reset': header(
+  [RATE_LIMIT_HEADERS.remaining]: header('Requests left in that window.', WHOLE_SECONDS),
+  [RATE_LIMIT_HEADERS.reset]: header(
     'Whole seconds until that window resets: a duration, not a Unix timestamp.',
     WHOLE_SECONDS,
   ),
-  'RateLimit-Policy': header(
+  [RATE_LIMIT_HEADERS.policy]: header(
     'Both windows, as in draft-ietf-httpapi-ratelimit-headers: `"short";q=120;w=60, "long";q=1200;w=3600` (`q` requests per `w` seconds).',
     { type: 'string', pattern: '^"[a-z]+";q=[0-9]+;w=[0-9]+(, "[a-z]+";q=[0-9]+;w=[0-9]+)*$' },
   ),
-  RateLimit: header(
+  [RATE_LIMIT_HEADERS.state]: header(
     'Both windows\' state: `"short";r=117;t=50, "long";r=1197;t=3590` (`r` remaining, `t` seconds until reset).',
     { type: 'string', pattern: '^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$' },
   ),
@@ -110,8 +123,7 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   ExportDocument: {
     type: 'object',
-    description:
-      'What the editor publishes; stored byte for byte. At most 25 MiB, nested at most 256 levels.',
+    description: `What the editor publishes; stored byte for byte. At most ${MAX_EXPORT_BYTES / MIB} MiB, nested at most ${MAX_NESTING_DEPTH} levels.`,
     required: ['content'],
     properties: { content: { $ref: '#/components/schemas/ExportContent' } },
   },
@@ -234,9 +246,10 @@ export const SECURITY_SCHEMES = {
 }
 
 /** The error body of a response, narrowed to the codes it can carry. */
-export function errorSchema(codes: string[], required: string[] = []): Schema {
+export function errorSchema(codes: ErrorCode[]): Schema {
   const error: Schema = { properties: { code: { enum: codes } } }
-  if (required.length > 0) error.required = required
+  // Codes that ask for a retry carry `retryAfterSeconds` (and `Retry-After`).
+  if (codes.some((code) => 'retry' in ERROR_CODES[code])) error.required = ['retryAfterSeconds']
   return { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error } }] }
 }
 

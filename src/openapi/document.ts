@@ -3,7 +3,18 @@
  * `x-internal`) and the two meta routes. Every status and header listed here is one the
  * service really sends; test/openapi.test.ts provokes each and compares.
  */
+import {
+  DEFAULT_TAG,
+  EXPIRES_IN_HEADER,
+  MAX_EXPORT_BYTES,
+  MAX_TAG_LENGTH,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER_HEADER,
+  type ErrorCode,
+} from '../http/wire-contract'
 import { errorSchema, headers, SCHEMAS, SECURITY_SCHEMES, type HeaderName } from './components'
+
+const MIB = 1024 * 1024
 
 type Schema = Record<string, unknown>
 
@@ -21,10 +32,10 @@ const NO_STORE: HeaderName[] = ['Cache-Control', 'X-Content-Type-Options']
 const ENCODED: HeaderName[] = ['Vary']
 const LENGTH_OR_ENCODING: HeaderName[] = ['Content-Length', 'Content-Encoding']
 const RATE_LIMIT: HeaderName[] = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'RateLimit-Policy',
+  RATE_LIMIT_HEADERS.limit,
+  RATE_LIMIT_HEADERS.remaining,
+  RATE_LIMIT_HEADERS.reset,
+  RATE_LIMIT_HEADERS.policy,
   'RateLimit',
 ]
 const RATE_LIMIT_NOTE =
@@ -35,19 +46,19 @@ const JSON_TYPE = 'application/json'
 /** The responses of GET and HEAD /server-api; HEAD has the same statuses and headers, no body. */
 function exportResponses(withBody: boolean): Schema {
   const body = (schema: Schema) => (withBody ? { content: { [JSON_TYPE]: { schema } } } : {})
-  const publicError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
+  const publicError = (description: string, codes: ErrorCode[], extra: HeaderName[] = []) => ({
     description: description + RATE_LIMIT_NOTE,
     headers: headers(
       [...CORS, ...NO_STORE, ...ENCODED, ...extra],
       [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
     ),
-    ...body(errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : [])),
+    ...body(errorSchema(codes)),
   })
   return {
     '200': {
       description: 'The export, with the tag substituted.' + RATE_LIMIT_NOTE,
       headers: headers(
-        [...CORS, ...NO_STORE, ...ENCODED, 'X-Export-Expires-In'],
+        [...CORS, ...NO_STORE, ...ENCODED, EXPIRES_IN_HEADER],
         [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
       ),
       ...body({ $ref: '#/components/schemas/Export' }),
@@ -61,16 +72,16 @@ function exportResponses(withBody: boolean): Schema {
       description:
         'A request limit is exceeded (spec 8). Wait `Retry-After` seconds; a refused request counts nowhere.',
       headers: headers(
-        [...CORS, ...NO_STORE, ...ENCODED, 'Retry-After', ...RATE_LIMIT],
+        [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
         LENGTH_OR_ENCODING,
       ),
-      ...body(errorSchema(['rate_limited'], ['retryAfterSeconds'])),
+      ...body(errorSchema(['rate_limited'])),
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
     '503': publicError(
       "`not_ready`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); `unavailable`: storage or the allocator failed, or the stored export is damaged. Retry after `Retry-After` seconds.",
       ['not_ready', 'unavailable'],
-      ['Retry-After'],
+      [RETRY_AFTER_HEADER],
     ),
   }
 }
@@ -89,17 +100,18 @@ const TAG_PARAMETER = {
   in: 'query',
   required: false,
   description:
-    'Replaces `[MODELSERVERTAG]` in every string of the export. ASCII letters, digits, `_` and `-` are kept (case preserved), other characters removed, the result cut to 100 characters; missing or empty means `model`.',
-  schema: { type: 'string', default: 'model' },
+    'Replaces `[MODELSERVERTAG]` in every string of the export. ASCII letters, digits, `_` and `-` are kept (case preserved), other characters removed, ' +
+    `the result cut to ${MAX_TAG_LENGTH} characters; missing or empty means \`${DEFAULT_TAG}\`.`,
+  schema: { type: 'string', default: DEFAULT_TAG },
   example: 'gate_1',
 }
 
-const editorError = (description: string, codes: string[], extra: HeaderName[] = []) => ({
+const editorError = (description: string, codes: ErrorCode[], extra: HeaderName[] = []) => ({
   description,
   headers: headers([...NO_STORE, ...ENCODED, ...extra], LENGTH_OR_ENCODING),
   content: {
     [JSON_TYPE]: {
-      schema: errorSchema(codes, extra.includes('Retry-After') ? ['retryAfterSeconds'] : []),
+      schema: errorSchema(codes),
     },
   },
 })
@@ -199,14 +211,16 @@ export const OPENAPI_DOCUMENT = {
             'invalid_quick_command',
           ]),
           ...EDITOR_AUTH_ERRORS,
-          '413': editorError('The body is larger than 25 MiB.', ['too_large']),
+          '413': editorError(`The body is larger than ${MAX_EXPORT_BYTES / MIB} MiB.`, [
+            'too_large',
+          ]),
           '415': editorError('The body is not sent as `application/json`.', [
             'unsupported_media_type',
           ]),
           '503': editorError(
             '`capacity`: every ID is in use; `unavailable`: nothing was stored. Retry after `Retry-After` seconds.',
             ['capacity', 'unavailable'],
-            ['Retry-After'],
+            [RETRY_AFTER_HEADER],
           ),
         },
       },
@@ -232,7 +246,7 @@ export const OPENAPI_DOCUMENT = {
           '503': editorError(
             '`unavailable`: a shard did not answer. Retry after `Retry-After` seconds.',
             ['unavailable'],
-            ['Retry-After'],
+            [RETRY_AFTER_HEADER],
           ),
         },
       },

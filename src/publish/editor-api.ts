@@ -7,8 +7,12 @@
  */
 import { Hono } from 'hono'
 import type { Env } from '../config'
-import { KV_MAX_VALUE_BYTES } from '../exports/store'
 import { ServiceFailure } from '../http/errors'
+import {
+  EDITOR_EXPORTS_METHODS,
+  EDITOR_STATUS_METHODS,
+  MAX_EXPORT_BYTES,
+} from '../http/wire-contract'
 import { note } from '../observability'
 import { idSpaceStatus } from '../ids/allocator-client'
 import { requirePublishToken } from './editor-auth'
@@ -25,7 +29,7 @@ editorApi.post('/exports', async (c) => {
   if (!isJsonContentType(contentType)) {
     throw new ServiceFailure({ reason: 'unsupported_media_type', contentType })
   }
-  const document = await readBodyWithin(c.req.raw, KV_MAX_VALUE_BYTES)
+  const document = await readBodyWithin(c.req.raw, MAX_EXPORT_BYTES)
   note(c, { exportBytes: document.byteLength })
   const quickCommandPrefix = new URL(c.req.url).searchParams.get('quickCommandPrefix')
   const result = await publish(c.env, document, { quickCommandPrefix })
@@ -37,7 +41,11 @@ editorApi.post('/exports', async (c) => {
 })
 
 editorApi.all('/exports', (c) => {
-  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: 'POST' })
+  throw new ServiceFailure({
+    reason: 'method_not_allowed',
+    method: c.req.method,
+    allow: EDITOR_EXPORTS_METHODS,
+  })
 })
 
 editorApi.use('/status', requirePublishToken())
@@ -47,5 +55,9 @@ editorApi.get('/status', async (c) =>
 )
 
 editorApi.all('/status', (c) => {
-  throw new ServiceFailure({ reason: 'method_not_allowed', method: c.req.method, allow: 'GET' })
+  throw new ServiceFailure({
+    reason: 'method_not_allowed',
+    method: c.req.method,
+    allow: EDITOR_STATUS_METHODS,
+  })
 })

@@ -17,16 +17,16 @@ import {
   type JsonKind,
   type TopLevelObserver,
 } from '../substitution/json-scanner'
-import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../exports/store'
+import type { PlaceholderCount } from '../exports/store'
 import { escapedUnit } from '../substitution/walker-bytes'
 import { ServiceFailure } from '../http/errors'
+import { MAX_EXPORT_BYTES, MAX_NESTING_DEPTH } from '../http/wire-contract'
 
 /**
  * Deepest nesting of arrays and objects accepted. Real exports nest under 10 levels (their
  * SNBT sits inside strings); the limit keeps the tag walker's bracket stack and any consumer's
  * parser far from a stack limit, so 100,000 levels are a 400 and never a crash.
  */
-export const MAX_NESTING_DEPTH = 256
 
 /** The member of the root object that must hold an object (spec 2). */
 const CONTENT = 'content'
@@ -36,8 +36,8 @@ const CONTENT = 'content'
  * export; returns its placeholders, as the metadata records them.
  */
 export function validateExport(document: Uint8Array): PlaceholderCount {
-  if (document.byteLength > KV_MAX_VALUE_BYTES) {
-    throw new ServiceFailure({ reason: 'too_large', limitBytes: KV_MAX_VALUE_BYTES })
+  if (document.byteLength > MAX_EXPORT_BYTES) {
+    throw new ServiceFailure({ reason: 'too_large', limitBytes: MAX_EXPORT_BYTES })
   }
   if (document.byteLength === 0) {
     throw new ServiceFailure({ reason: 'invalid_json', detail: 'the body is empty.' })

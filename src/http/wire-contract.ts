@@ -1,0 +1,75 @@
+/**
+ * The wire contract: what a caller of the service sees and may rely on, written once. The server
+ * (src/http/, src/exports/, src/publish/), the published client (src/client/) and the OpenAPI
+ * document (src/openapi/) import these names and limits instead of typing them again, so they
+ * cannot drift apart. Pure data: the client bundles it (dependency-cruiser checks that it stays
+ * the only part of the service the client imports, beside the ID rule).
+ */
+
+/** Methods of the public endpoint (spec 4). */
+export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS'
+/** Methods of `/editor-api/exports` (publishing). */
+export const EDITOR_EXPORTS_METHODS = 'POST'
+/** Methods of `/editor-api/status`. */
+export const EDITOR_STATUS_METHODS = 'GET'
+
+/** Whole seconds an export has left (a duration, like `X-RateLimit-Reset`). */
+export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
+/** Whole seconds to wait before retrying (RFC 9110 section 10.2.3). */
+export const RETRY_AFTER_HEADER = 'Retry-After'
+/** The rate-limit headers: the window nearest exhaustion, then every window's state and policy. */
+export const RATE_LIMIT_HEADERS = {
+  limit: 'X-RateLimit-Limit',
+  remaining: 'X-RateLimit-Remaining',
+  reset: 'X-RateLimit-Reset',
+  state: 'RateLimit',
+  policy: 'RateLimit-Policy',
+} as const
+
+/** Our response headers that browser scripts may read (spec 4 names the first four). */
+export const EXPOSED_HEADERS = [
+  RETRY_AFTER_HEADER,
+  RATE_LIMIT_HEADERS.limit,
+  RATE_LIMIT_HEADERS.remaining,
+  RATE_LIMIT_HEADERS.reset,
+  RATE_LIMIT_HEADERS.state,
+  RATE_LIMIT_HEADERS.policy,
+  EXPIRES_IN_HEADER,
+  'Content-Length',
+]
+
+/** The largest export: Workers KV's largest value, 25 MiB. */
+export const MAX_EXPORT_BYTES = 25 * 1024 * 1024
+/** The deepest nesting of arrays and objects an export may have. */
+export const MAX_NESTING_DEPTH = 256
+/** Spec 4: the sanitized tag is at most this many characters long. */
+export const MAX_TAG_LENGTH = 100
+/** Spec 4: a missing tag, or one with nothing left after sanitizing, becomes this. */
+export const DEFAULT_TAG = 'model'
+
+/**
+ * The error catalogue: every `error.code` a response body may carry and its HTTP status. Codes
+ * with `retry` come with `Retry-After` and `error.retryAfterSeconds`.
+ */
+export const ERROR_CODES = {
+  invalid_id: { status: 400 },
+  invalid_json: { status: 400 },
+  invalid_export: { status: 400 },
+  invalid_quick_command: { status: 400 },
+  unauthorized: { status: 401 },
+  not_found: { status: 404 },
+  method_not_allowed: { status: 405 },
+  expired: { status: 410 },
+  too_large: { status: 413 },
+  unsupported_media_type: { status: 415 },
+  rate_limited: { status: 429, retry: true },
+  internal: { status: 500 },
+  not_ready: { status: 503, retry: true },
+  unavailable: { status: 503, retry: true },
+  capacity: { status: 503, retry: true },
+} as const satisfies Record<string, { status: number; retry?: true }>
+
+/** A public error code. */
+export type ErrorCode = keyof typeof ERROR_CODES
+/** An HTTP status an error response may have. */
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status']
