@@ -10,12 +10,8 @@ import { documentArb } from './json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from './walker-driver'
 import { PlaceholderSplicer } from '../src/substitution/splicer'
 import { substitutionFor } from '../src/exports/substitution-of'
-import {
-  MalformedExportError,
-  PLACEHOLDER,
-  substituteTag,
-  TagWalker,
-} from '../src/substitution/walker'
+import { MalformedExportError, PLACEHOLDER, TagWalker } from '../src/substitution/walker'
+import { substituteTag } from './support/substitute-tag'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })

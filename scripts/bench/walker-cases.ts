@@ -19,7 +19,8 @@ import { Tokenizer, TokenType } from '@streamparser/json'
 import { concatBytes } from '../../src/substitution/bytes'
 import { PlaceholderSplicer } from '../../src/substitution/splicer'
 import { substitutionFor } from '../../src/exports/substitution-of'
-import { PLACEHOLDER, TagWalker, substituteTag } from '../../src/substitution/walker'
+import { PLACEHOLDER, TagWalker } from '../../src/substitution/walker'
+import { substituteTag } from '../../test/support/substitute-tag'
 import { validateExport } from '../../src/publish/validate'
 
 /** Chunk size the chunked variants push: a typical stream chunk. */

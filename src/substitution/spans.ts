@@ -1,6 +1,6 @@
 /**
- * Writing a chunk out with some of its spans replaced by the tag: the one output step the tag
- * walker and the placeholder splicer share, and the options both take.
+ * Writing a chunk out with some of its spans replaced by the tag: the one output step both
+ * finders share (finder-substitution.ts), and the options a substitution takes.
  */
 
 /** Options of `TagWalker` and `PlaceholderSplicer`. */
@@ -32,20 +32,27 @@ export class ReusedOutput {
 /** Spans shorter than this are copied byte by byte: cheaper than a `subarray` view and `set`. */
 const SMALL_COPY_BYTES = 48
 
+/** Where `replaceSpans` may write its output. */
+export interface ReplaceOptions {
+  /** Nobody reads `buf` afterwards: it may be written over. */
+  owned: boolean
+  /** The tag is no longer than any span, so writing over `buf` never overtakes reading. */
+  shrinks: boolean
+  /** A buffer reused from call to call for output that cannot be written over `buf`. */
+  into: ReusedOutput | null
+}
+
 /**
  * `buf[0, end)` with each `[start, end)` pair of `found` (in order, not overlapping) replaced by
- * `tag`. Written over `buf` itself when `owned` (nobody reads `buf` afterwards) and the tag is no
- * longer than any span, else into a new buffer (or `into`'s). Returns a view of `buf` when nothing
- * is replaced.
+ * `tag`. Written over `buf` itself when `owned` and `shrinks`, else into a new buffer (or
+ * `into`'s). Returns a view of `buf` when nothing is replaced.
  */
 export function replaceSpans(
   buf: Uint8Array,
   end: number,
   found: readonly number[],
   tag: Uint8Array,
-  owned: boolean,
-  shrinks: boolean,
-  into: ReusedOutput | null = null,
+  { owned, shrinks, into }: ReplaceOptions,
 ): Uint8Array {
   if (found.length === 0) return end === buf.length ? buf : buf.subarray(0, end)
   if (!shrinks) return join(buf, end, found, tag, into)

@@ -14,8 +14,8 @@
  * Memory does not grow with the document: at most 15 bytes (a placeholder cut by the end of a
  * chunk) are held back.
  */
-import { concatBytes } from './bytes'
-import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
+import { FinderSubstitution, type PlaceholderFinder } from './finder-substitution'
+import type { SubstitutionOptions } from './spans'
 import { PLACEHOLDER } from './walker-bytes'
 
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
@@ -34,39 +34,12 @@ for (let i = 0; i < LENGTH; i++) POSITIONS[PATTERN[i]!]! |= 1 << i
 
 const EMPTY = new Uint8Array(0)
 
-/** Incremental substitution of raw placeholders: feed chunks with `push`, then call `finish`. */
-export class PlaceholderSplicer {
-  /** Placeholders replaced so far. */
-  replaced = 0
-  private readonly tag: Uint8Array
-  private readonly shrinks: boolean
-  private readonly reuseInput: boolean
-  private readonly output: ReusedOutput | null
-  /** The start of a placeholder cut by the end of the last chunk. */
-  private held: Uint8Array | null = null
-  /** Placeholder `[start, end)` pairs of the chunk being pushed; reused to spare allocations. */
-  private readonly found: number[] = []
+/** The raw finder: matches the 16 bytes of the placeholder, one byte in sixteen looked at. */
+class RawFinder implements PlaceholderFinder {
+  placeholders = 0
 
-  /** `tag` is already sanitized. */
-  constructor(tag: string, options: SubstitutionOptions = {}) {
-    this.tag = new TextEncoder().encode(tag)
-    this.shrinks = this.tag.length <= LENGTH
-    this.reuseInput = options.reuseInput === true
-    this.output = options.reuseOutput === true ? new ReusedOutput() : null
-  }
-
-  /** Substitutes in one chunk; returns the bytes that can go out now (possibly a view of `chunk`). */
-  push(chunk: Uint8Array): Uint8Array {
-    let buf = chunk
-    let owned = this.reuseInput
-    if (this.held) {
-      // Rare (a chunk ended inside a placeholder): one copy of this chunk.
-      buf = concatBytes([this.held, chunk])
-      this.held = null
-      owned = true
-    }
-    const found = this.found
-    found.length = 0
+  find(buf: Uint8Array, found: number[]): number {
+    const start = found.length
     const length = buf.length
     const words = new DataView(buf.buffer, buf.byteOffset, length)
     // Every placeholder covers exactly one of the positions 15, 31, 47...: looking at those
@@ -76,25 +49,28 @@ export class PlaceholderSplicer {
       while (positions !== 0) {
         const bit = positions & -positions
         positions ^= bit
-        const start = probe - (31 - Math.clz32(bit))
-        if (start >= 0 && start + LENGTH <= length && matchesAt(words, start)) {
-          found.push(start, start + LENGTH)
+        const at = probe - (31 - Math.clz32(bit))
+        if (at >= 0 && at + LENGTH <= length && matchesAt(words, at)) {
+          found.push(at, at + LENGTH)
           break
         }
       }
     }
-    const end = heldStart(buf)
-    // Copied, as the producer may reuse its chunk once we return.
-    if (end < length) this.held = buf.slice(end)
-    this.replaced += found.length / 2
-    return replaceSpans(buf, end, found, this.tag, owned, this.shrinks, this.output)
+    this.placeholders += (found.length - start) / 2
+    return heldStart(buf)
   }
 
-  /** Ends the document; returns the bytes still held (a cut placeholder is not one). */
-  finish(): Uint8Array {
-    const rest = this.held ?? EMPTY
-    this.held = null
-    return rest
+  /** Returns the bytes still held (a cut placeholder is not one). */
+  finish(held: Uint8Array | null): Uint8Array {
+    return held ?? EMPTY
+  }
+}
+
+/** Incremental substitution of raw placeholders: feed chunks with `push`, then call `finish`. */
+export class PlaceholderSplicer extends FinderSubstitution {
+  /** `tag` is already sanitized. */
+  constructor(tag: string, options: SubstitutionOptions = {}) {
+    super(tag, new RawFinder(), options)
   }
 }
 
