@@ -9,6 +9,8 @@ export interface Env {
   ID_QUARANTINE_SECONDS?: string
   RATE_LIMIT_SHORT?: string
   RATE_LIMIT_LONG?: string
+  /** Seconds a rate-limit object may hold counts in memory before writing them (1-9). */
+  RATE_LIMIT_FLUSH_SECONDS?: string
   /** Secret: bearer token of the editor API. Without it the editor route does not exist. */
   PUBLISH_TOKEN?: string
   /** Test-only knob: the size of the ID space (see docs/storage.md). Never set in production. */
@@ -31,6 +33,31 @@ export function idQuarantineSeconds(env: Env): number {
     DEFAULT_ID_QUARANTINE_SECONDS,
     'ID_QUARANTINE_SECONDS',
   )
+}
+
+/**
+ * workerd evicts a Durable Object after 10 s without events, and so does production once the
+ * object may hibernate (an RPC-only object may, between calls): unwritten counts must reach
+ * storage before that, so the flush interval stays under it, with a second to spare for a late
+ * alarm.
+ */
+export const MAX_RATE_LIMIT_FLUSH_SECONDS = 9
+export const DEFAULT_RATE_LIMIT_FLUSH_SECONDS = 9
+
+/** Whole seconds a rate-limit object may hold admitted requests before writing them. */
+export function rateLimitFlushSeconds(env: Env): number {
+  const name = 'RATE_LIMIT_FLUSH_SECONDS'
+  const seconds = positiveInteger(
+    env.RATE_LIMIT_FLUSH_SECONDS,
+    DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+    name,
+  )
+  if (seconds > MAX_RATE_LIMIT_FLUSH_SECONDS) {
+    throw new Error(
+      `${name} must be at most ${MAX_RATE_LIMIT_FLUSH_SECONDS}, got "${env.RATE_LIMIT_FLUSH_SECONDS}"`,
+    )
+  }
+  return seconds
 }
 
 /** IDs available for publishing: all 900,000 six-digit IDs unless a test shrinks the space. */

@@ -10,7 +10,7 @@
  * counting; the counts stay exact whenever the limiter answers.
  */
 import type { MiddlewareHandler } from 'hono'
-import type { Env } from '../config'
+import { rateLimitFlushSeconds, type Env } from '../config'
 import { errorResponse } from '../http/errors'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
@@ -41,7 +41,9 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
     const rules = rateLimitRules(c.env)
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    const verdict = refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules))
+    const flushSeconds = rateLimitFlushSeconds(c.env)
+    const verdict =
+      refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules, flushSeconds))
     if (verdict === null) return next()
     if (!verdict.admitted) refusals.remember(key, rules, verdict)
 
@@ -61,9 +63,14 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
 }
 
 /** The limiter's verdict, or null when it cannot give one in time (logged). */
-async function askLimiter(env: Env, key: string, rules: WindowRule[]): Promise<RateVerdict | null> {
+async function askLimiter(
+  env: Env,
+  key: string,
+  rules: WindowRule[],
+  flushSeconds: number,
+): Promise<RateVerdict | null> {
   try {
-    const hit = env.RATE_LIMITER.getByName(key).hit(rules)
+    const hit = env.RATE_LIMITER.getByName(key).hit(rules, flushSeconds)
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
     console.error('rate limiter unavailable, serving without a limit:', cause)
