@@ -49,69 +49,105 @@ describe('write-behind plan', () => {
     expect(ops).toEqual(['write@0', `alarm->${HOUR}`, `deleteAll@${HOUR}`])
   })
 
-  it('costs one row per request for a client that comes back after more than an interval', () => {
-    const requests = [0, 20_000, 45_000, 120_000].map((t) => T0 + t)
+  it('writes each request of a client that calls half an interval apart or more, and no alarm', () => {
+    const requests = [0, 4_500, 20_000, 25_000, 120_000].map((t) => T0 + t)
     const { ops } = simulate(requests, T0 + HOUR - 1)
-    expect(ops).toEqual(['write@0', `alarm->${HOUR}`, 'write@20000', 'write@45000', 'write@120000'])
+    expect(ops).toEqual([
+      'write@0',
+      `alarm->${HOUR}`,
+      'write@4500',
+      'write@20000',
+      'write@25000',
+      'write@120000',
+    ])
   })
 
-  it('writes a busy client once per interval and sets the alarm once per interval', () => {
+  it('writes a busy client once per interval, with one alarm per interval', () => {
     const { ops, rowWrites } = simulate(steady(2, 60), T0 + 60_000)
     expect(ops.slice(0, 7)).toEqual([
       'write@0',
       `alarm->${HOUR}`,
-      'alarm->9000',
-      'write@9000',
-      'alarm->18000',
-      'write@18000',
-      'alarm->27000',
+      'alarm->9500',
+      'write@9500',
+      'alarm->18500',
+      'write@18500',
+      'alarm->27500',
     ])
     // 120 requests: the first write, the cleanup alarm, then a write and an alarm per 9 s.
-    expect(rowWrites).toBe(2 + 1 + 2 * 6)
+    expect(rowWrites).toBe(3 + 2 * 6)
   })
 
-  it('never leaves a count unwritten longer than an interval while requests keep coming', () => {
-    const requests = steady(5, 100)
-    let state: StorageState = loadedState(null, undefined)
-    let oldestUnwritten: number | null = null
-    for (const at of requests) {
-      while (state.alarm !== null && state.alarm.at <= at) {
-        const fired = state.alarm.at
-        const plan = planAlarm(state, fired, T0 + HOUR, FLUSH_MS)
+  it('costs at most one row per request once the client has any history, whatever its pace', () => {
+    for (const gapMs of [300, 1_000, 2_000, 3_000, 4_000, 4_499, 4_500, 6_000, 8_999, 9_000]) {
+      const requests = Array.from({ length: 200 }, (_, i) => T0 + i * gapMs)
+      const { rowWrites } = simulate(requests, requests.at(-1)! + 3 * FLUSH_MS)
+      // The first request also sets the cleanup alarm; the last interval also hands over to it.
+      expect(rowWrites, `a request every ${gapMs} ms`).toBeLessThanOrEqual(200 + 2)
+      // And never more than two rows per interval.
+      const span = requests.at(-1)! - T0 + 3 * FLUSH_MS
+      expect(rowWrites).toBeLessThanOrEqual(2 * Math.ceil(span / FLUSH_MS) + 2)
+    }
+  })
+
+  it('never leaves an admitted request unwritten longer than an interval', () => {
+    for (const gapMs of [100, 700, 3_000, 4_400, 5_000]) {
+      let state: StorageState = loadedState(null, undefined)
+      let oldestUnwritten: number | null = null
+      for (let i = 0; i < 300; i++) {
+        const at = T0 + i * gapMs
+        while (state.alarm !== null && state.alarm.at <= at) {
+          const plan = planAlarm(state, state.alarm.at, T0 + HOUR, FLUSH_MS)
+          if (plan.write) oldestUnwritten = null
+          state = plan.state
+        }
+        const plan = planAdmitted(state, at, T0 + HOUR, FLUSH_MS)
         if (plan.write) oldestUnwritten = null
+        else oldestUnwritten ??= at
         state = plan.state
-      }
-      const plan = planAdmitted(state, at, T0 + HOUR, FLUSH_MS)
-      if (plan.write) oldestUnwritten = null
-      else oldestUnwritten ??= at
-      state = plan.state
-      if (oldestUnwritten !== null) {
-        expect(state.alarm!.at - oldestUnwritten).toBeLessThanOrEqual(FLUSH_MS)
+        if (oldestUnwritten !== null) {
+          expect(state.dirty).toBe(true)
+          expect(state.alarm!.at - oldestUnwritten).toBeLessThanOrEqual(FLUSH_MS)
+        }
       }
     }
   })
 
-  it('hands the alarm over to the cleanup once an interval passes with nothing to write', () => {
+  it('hands the alarm over to the cleanup once the client has slowed down', () => {
     const { ops, state } = simulate([T0, T0 + 1_000, T0 + 2_000], T0 + 30_000)
     expect(ops).toEqual([
       'write@0',
       `alarm->${HOUR}`,
-      'alarm->9000',
-      'write@9000',
-      'alarm->18000',
+      'alarm->10000',
+      'write@10000',
       `alarm->${HOUR}`,
     ])
     expect(state).toEqual({
       dirty: false,
-      writtenAt: T0 + 9_000,
+      lastAdmittedAt: T0 + 2_000,
       alarm: { at: T0 + HOUR, purpose: 'cleanup' },
     })
+  })
+
+  it('hands over to the cleanup when a busy interval is followed by one with nothing to write', () => {
+    const requests = [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000]
+    const { ops } = simulate(
+      requests.map((t) => T0 + t),
+      T0 + 40_000,
+    )
+    expect(ops).toEqual([
+      'write@0',
+      `alarm->${HOUR}`,
+      'alarm->10000',
+      'write@10000',
+      'alarm->19000',
+      `alarm->${HOUR}`,
+    ])
   })
 
   it('deletes everything when the windows have lapsed, unwritten counts included', () => {
     const state: StorageState = {
       dirty: true,
-      writtenAt: T0,
+      lastAdmittedAt: T0,
       alarm: { at: T0 + 9_000, purpose: 'flush' },
     }
     const plan = planAlarm(state, T0 + 9_000, T0 + 5_000, FLUSH_MS)
@@ -122,12 +158,12 @@ describe('write-behind plan', () => {
   it('moves the cleanup alarm to the new latest reset, and leaves a flush alarm alone', () => {
     const cleanup: StorageState = {
       dirty: false,
-      writtenAt: T0,
+      lastAdmittedAt: T0,
       alarm: { at: T0 + 100_000, purpose: 'cleanup' },
     }
     expect(planAdmitted(cleanup, T0 + 130_000, T0 + 230_000, FLUSH_MS).setAlarm).toBe(T0 + 230_000)
     const flush: StorageState = { ...cleanup, alarm: { at: T0 + 9_000, purpose: 'flush' } }
-    expect(planAdmitted(flush, T0 + 9_500, T0 + 230_000, FLUSH_MS)).toMatchObject({
+    expect(planAdmitted(flush, T0 + 8_000, T0 + 230_000, FLUSH_MS)).toMatchObject({
       write: true,
       setAlarm: undefined,
     })

@@ -1,24 +1,25 @@
 /**
  * When a rate-limit object writes its windows, and where its one alarm stands: pure functions
- * of what the object knows (is memory ahead of storage, when did storage last get the windows,
- * when is the alarm) and the time. No storage here: the object applies the plan.
+ * of what the object knows (is memory ahead of storage, when was the last request admitted,
+ * where is the alarm) and the time. No storage here: the object applies the plan.
  *
- * Every write is a billed SQLite row, and so is every `setAlarm`. The rules:
+ * Every write is a billed SQLite row, and so is every `setAlarm`. The loss bound is the flush
+ * interval F: an admitted request is in storage within F, or the object can lose it only with
+ * the instance (a crash, a deploy). Within that, as few rows as the client allows:
  *
- * - A request admitted while the object is clean and has not written for a flush interval is
- *   written at once (one row, as before write-behind). A client that sends a request now and
- *   then costs one row per request, and one more when a window starts (the cleanup alarm).
- * - A request admitted within a flush interval of the last write leaves memory ahead of storage
- *   (dirty). The alarm is moved, if it is later, to one interval after the last write: at most
- *   one write per interval, and never a count older than an interval unwritten.
- * - The alarm writes a dirty object and comes back one interval later; while requests keep
- *   coming it finds them there, writes once, and comes back again (two rows per interval for a
- *   busy client, whatever its rate). An alarm that finds nothing to write moves to the cleanup.
+ * - A request that comes half an interval or more after the client's last one is written at
+ *   once, as before write-behind: one row, no alarm. A client that calls now and then costs one
+ *   row per request (and one when a window starts: the cleanup alarm).
+ * - A request that comes sooner stays in memory (the object is dirty), and the alarm is brought
+ *   forward, if it is later, to one interval from then. When it fires it writes once, and while
+ *   the client keeps calling it comes back an interval later and writes once again: two rows
+ *   per interval (a write and a `setAlarm`), however many requests. When the client has slowed
+ *   down, or nothing was left to write, the alarm moves to the cleanup.
  * - The cleanup alarm stands at the latest window reset; when it fires after every window has
  *   lapsed the object's storage is deleted, so addresses seen once leave nothing stored.
  *
- * An alarm earlier than a flush needs is never moved: it plans again when it fires, which costs
- * one alarm invocation and no row.
+ * So an object writes at most two rows per interval whatever its client does, and a request
+ * costs at most one row once its client has any history.
  */
 
 /** The object's alarm: when (ms since the epoch), and whether it comes to write or to clean up. */
@@ -29,10 +30,10 @@ export interface Alarm {
 
 /** What the object knows about its storage. */
 export interface StorageState {
-  /** Memory holds counts that storage does not. */
+  /** Memory holds admitted requests that storage does not. */
   dirty: boolean
-  /** When storage last received the windows (ms since the epoch); -Infinity if not this instance. */
-  writtenAt: number
+  /** When the last request was admitted (ms since the epoch); -Infinity before this instance's first. */
+  lastAdmittedAt: number
   alarm: Alarm | null
 }
 
@@ -48,14 +49,14 @@ export interface StoragePlan {
 }
 
 /**
- * The state of an object that has just read storage: clean, not written by this instance. An
- * alarm at the stored windows' latest reset is their cleanup; any other is taken for a flush
- * alarm, which plans again when it fires.
+ * The state of an object that has just read storage: clean, nothing admitted yet. An alarm at
+ * the stored windows' latest reset is their cleanup; any other is taken for a flush alarm,
+ * which plans again when it fires.
  */
 export function loadedState(alarmAt: number | null, cleanupAt: number | undefined): StorageState {
   const alarm: Alarm | null =
     alarmAt === null ? null : { at: alarmAt, purpose: alarmAt === cleanupAt ? 'cleanup' : 'flush' }
-  return { dirty: false, writtenAt: -Infinity, alarm }
+  return { dirty: false, lastAdmittedAt: -Infinity, alarm }
 }
 
 /**
@@ -68,20 +69,20 @@ export function planAdmitted(
   cleanupAt: number,
   flushMs: number,
 ): StoragePlan {
-  if (!state.dirty && now >= state.writtenAt + flushMs) {
+  const busy = now - state.lastAdmittedAt < flushMs / 2
+  const admitted = { ...state, lastAdmittedAt: now }
+  if (!state.dirty && !busy) {
     // A flush alarm already set will hand over to the cleanup; a cleanup alarm follows the reset.
-    const moves =
-      state.alarm === null || (state.alarm.purpose === 'cleanup' && state.alarm.at !== cleanupAt)
-    return withAlarm(moves ? { at: cleanupAt, purpose: 'cleanup' } : undefined, {
-      write: true,
-      state: { ...state, writtenAt: now },
-    })
+    const alarm = state.alarm
+    const moves = alarm === null || (alarm.purpose === 'cleanup' && alarm.at !== cleanupAt)
+    const cleanup: Alarm = { at: cleanupAt, purpose: 'cleanup' }
+    return withAlarm(moves ? cleanup : undefined, { write: true, state: admitted })
   }
-  const flushAt = state.writtenAt + flushMs
-  const moves = state.alarm === null || state.alarm.at > flushAt
-  return withAlarm(moves ? { at: flushAt, purpose: 'flush' } : undefined, {
-    state: { ...state, dirty: true },
-  })
+  // Dirty: the alarm is already due within an interval of the oldest unwritten request.
+  const flushAt = now + flushMs
+  const moves = state.alarm === null || (!state.dirty && state.alarm.at > flushAt)
+  const flush: Alarm = { at: flushAt, purpose: 'flush' }
+  return withAlarm(moves ? flush : undefined, { state: { ...admitted, dirty: true } })
 }
 
 /**
@@ -96,16 +97,14 @@ export function planAlarm(
 ): StoragePlan {
   if (cleanupAt === undefined || now >= cleanupAt) {
     // Every window has lapsed: unwritten counts of lapsed windows are worth nothing either.
-    return plan({ deleteAll: true, state: { dirty: false, writtenAt: now, alarm: null } })
+    return plan({ deleteAll: true, state: { ...state, dirty: false, alarm: null } })
   }
-  if (state.dirty) {
-    const next: Alarm =
-      now + flushMs < cleanupAt
-        ? { at: now + flushMs, purpose: 'flush' }
-        : { at: cleanupAt, purpose: 'cleanup' }
-    return withAlarm(next, { write: true, state: { dirty: false, writtenAt: now, alarm: null } })
-  }
-  return withAlarm({ at: cleanupAt, purpose: 'cleanup' }, { state })
+  const cleanup: Alarm = { at: cleanupAt, purpose: 'cleanup' }
+  const clean = { ...state, dirty: false }
+  if (!state.dirty) return withAlarm(cleanup, { state: clean })
+  const stillBusy = now - state.lastAdmittedAt < flushMs / 2 && now + flushMs < cleanupAt
+  const next: Alarm = stillBusy ? { at: now + flushMs, purpose: 'flush' } : cleanup
+  return withAlarm(next, { write: true, state: clean })
 }
 
 /** The plan with `alarm` set (undefined: the alarm stays as it is). */
