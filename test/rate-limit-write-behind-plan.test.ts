@@ -16,7 +16,7 @@ const HOUR = 3_600_000
  * are due: every write, `setAlarm` and `deleteAll` it would make, in order.
  */
 function simulate(requests: number[], until: number, cleanupAt = T0 + HOUR) {
-  let state: StorageState = loadedState(null, undefined)
+  let state: StorageState = loadedState(undefined)
   const ops: string[] = []
   const record = (at: number, plan: StoragePlan): void => {
     state = plan.state
@@ -91,7 +91,7 @@ describe('write-behind plan', () => {
 
   it('never leaves an admitted request unwritten longer than an interval', () => {
     for (const gapMs of [100, 700, 3_000, 4_400, 5_000]) {
-      let state: StorageState = loadedState(null, undefined)
+      let state: StorageState = loadedState(undefined)
       let oldestUnwritten: number | null = null
       for (let i = 0; i < 300; i++) {
         const at = T0 + i * gapMs
@@ -169,9 +169,17 @@ describe('write-behind plan', () => {
     })
   })
 
-  it('takes a stored alarm at the windows’ latest reset for their cleanup, any other for a flush', () => {
-    expect(loadedState(T0 + HOUR, T0 + HOUR).alarm).toEqual({ at: T0 + HOUR, purpose: 'cleanup' })
-    expect(loadedState(T0 + 9_000, T0 + HOUR).alarm).toEqual({ at: T0 + 9_000, purpose: 'flush' })
-    expect(loadedState(null, T0 + HOUR).alarm).toBeNull()
+  it('takes the alarm of stored windows for their cleanup, and none when nothing is stored', () => {
+    expect(loadedState(T0 + HOUR).alarm).toEqual({ at: T0 + HOUR, purpose: 'cleanup' })
+    expect(loadedState(undefined).alarm).toBeNull()
+  })
+
+  it('replaces a flush alarm a new instance took for the cleanup, or lets it hand over', () => {
+    // A new instance over stored windows, whose pending alarm is really a flush at T0 + 9 s.
+    const loaded = loadedState(T0 + HOUR)
+    const busy = planAdmitted({ ...loaded, lastAdmittedAt: T0 }, T0 + 1_000, T0 + HOUR, FLUSH_MS)
+    expect(busy.setAlarm).toBe(T0 + 1_000 + FLUSH_MS)
+    const handOver = planAlarm(loaded, T0 + 9_000, T0 + HOUR, FLUSH_MS)
+    expect(handOver).toMatchObject({ write: false, setAlarm: T0 + HOUR })
   })
 })

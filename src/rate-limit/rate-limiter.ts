@@ -31,16 +31,14 @@ const UNCONFIRMED = { allowUnconfirmed: true } as const
 export class RateLimiter extends DurableObject<Env> {
   /** The windows: memory is the truth while the instance lives, storage trails it. */
   private windows: Record<string, WindowState>
-  private storage: StorageState = loadedState(null, undefined)
+  private storage: StorageState
   /** The flush interval of the last request, for the alarm. */
   private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.windows = ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
-    void ctx.blockConcurrencyWhile(async () => {
-      this.storage = loadedState(await ctx.storage.getAlarm(), latestReset(this.windows))
-    })
+    this.storage = loadedState(latestReset(this.windows))
   }
 
   /**

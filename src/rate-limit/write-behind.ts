@@ -49,13 +49,14 @@ export interface StoragePlan {
 }
 
 /**
- * The state of an object that has just read storage: clean, nothing admitted yet. An alarm at
- * the stored windows' latest reset is their cleanup; any other is taken for a flush alarm,
- * which plans again when it fires.
+ * The state of an object that has just read storage: clean, nothing admitted yet. Its alarm is
+ * taken to be the cleanup at the stored windows' latest reset, or none when nothing is stored:
+ * whenever windows are stored an alarm is set at or before that reset (deleteAll removes both).
+ * A flush alarm taken for the cleanup is harmless: it finds nothing to write and moves to the
+ * cleanup, and a plan that sets another alarm replaces it.
  */
-export function loadedState(alarmAt: number | null, cleanupAt: number | undefined): StorageState {
-  const alarm: Alarm | null =
-    alarmAt === null ? null : { at: alarmAt, purpose: alarmAt === cleanupAt ? 'cleanup' : 'flush' }
+export function loadedState(cleanupAt: number | undefined): StorageState {
+  const alarm: Alarm | null = cleanupAt === undefined ? null : { at: cleanupAt, purpose: 'cleanup' }
   return { dirty: false, lastAdmittedAt: -Infinity, alarm }
 }
 
