@@ -7,7 +7,8 @@
  * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
  * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
  * headers, and the failure is logged. For a read-only public API availability beats exact
- * counting; the counts stay exact whenever the limiter answers.
+ * counting; the counts stay exact whenever the limiter answers (a restart of its object may
+ * forget the last flush interval: rate-limiter.ts).
  */
 import type { MiddlewareHandler } from 'hono'
 import { rateLimitFlushSeconds, type Env } from '../config'
