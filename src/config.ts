@@ -44,6 +44,31 @@ export function idQuarantineSeconds(env: Env): number {
   )
 }
 
+/**
+ * workerd evicts a Durable Object after 10 s without events, and so does production once the
+ * object may hibernate (an RPC-only object may, between calls): unwritten counts must reach
+ * storage before that, so the flush interval stays under it, with a second to spare for a late
+ * alarm.
+ */
+export const MAX_RATE_LIMIT_FLUSH_SECONDS = 9
+export const DEFAULT_RATE_LIMIT_FLUSH_SECONDS = 9
+
+/** Whole seconds a rate-limit object may hold admitted requests before writing them. */
+export function rateLimitFlushSeconds(env: Env): number {
+  const name = 'RATE_LIMIT_FLUSH_SECONDS'
+  const seconds = positiveInteger(
+    env.RATE_LIMIT_FLUSH_SECONDS,
+    DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+    name,
+  )
+  if (seconds > MAX_RATE_LIMIT_FLUSH_SECONDS) {
+    throw new Error(
+      `${name} must be at most ${MAX_RATE_LIMIT_FLUSH_SECONDS}, got "${env.RATE_LIMIT_FLUSH_SECONDS}"`,
+    )
+  }
+  return seconds
+}
+
 /** IDs available for publishing: all 900,000 six-digit IDs unless a test shrinks the space. */
 export function idSpaceSize(env: Env): number {
   return positiveInteger(env.ID_SPACE_SIZE, 900_000, 'ID_SPACE_SIZE')

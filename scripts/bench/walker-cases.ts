@@ -14,6 +14,8 @@
  *     Cloudflare's "Stream large JSON" example) that re-serializes every token, substituting in
  *     strings. It re-serializes values, so escapes and number spellings may change: its output is
  *     compared by parsed equality, not bytes.
+ *
+ * The physical limit, `copy`: the same bytes copied into a fresh buffer, nothing substituted.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
 import { concatBytes } from '../../src/substitution/bytes'
@@ -39,6 +41,7 @@ export const VARIANTS = [
   'stream',
   'stream4k',
   'streamparser',
+  'copy',
 ] as const
 export type VariantName = (typeof VARIANTS)[number]
 
@@ -64,7 +67,19 @@ export function runVariant(
       return viaStream(input, tag, KV_CHUNK_BYTES)
     case 'streamparser':
       return viaTokenizer(input, tag)
+    case 'copy':
+      return [plainCopy(input)]
   }
+}
+
+/**
+ * The physical limit: the same bytes copied into a fresh buffer with one native call
+ * (`Uint8Array.prototype.set`), substituting nothing. How far a variant is from copy speed.
+ */
+export function plainCopy(input: Uint8Array): Uint8Array {
+  const out = new Uint8Array(input.length)
+  out.set(input)
+  return out
 }
 
 /** Baseline (a): decode the whole buffer, `replaceAll`, encode. */

@@ -7,10 +7,11 @@
  * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
  * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
  * headers, and the failure is logged. For a read-only public API availability beats exact
- * counting; the counts stay exact whenever the limiter answers.
+ * counting; the counts stay exact whenever the limiter answers (a restart of its object may
+ * forget the last flush interval: rate-limiter.ts).
  */
 import type { MiddlewareHandler } from 'hono'
-import type { Env } from '../config'
+import { rateLimitFlushSeconds, type Env } from '../config'
 import { errorResponse } from '../http/errors'
 import { limiterNotes, logIncident, note } from '../observability'
 import { withTimeout } from '../timeout'
@@ -42,7 +43,9 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
     const rules = rateLimitRules(c.env)
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    const verdict = refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules))
+    const flushSeconds = rateLimitFlushSeconds(c.env)
+    const verdict =
+      refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules, flushSeconds))
     note(c, limiterNotes(verdict))
     if (verdict === null) return next()
     if (!verdict.admitted) refusals.remember(key, rules, verdict)
@@ -63,9 +66,14 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
 }
 
 /** The limiter's verdict, or null when it cannot give one in time (logged). */
-async function askLimiter(env: Env, key: string, rules: WindowRule[]): Promise<RateVerdict | null> {
+async function askLimiter(
+  env: Env,
+  key: string,
+  rules: WindowRule[],
+  flushSeconds: number,
+): Promise<RateVerdict | null> {
   try {
-    const hit = env.RATE_LIMITER.getByName(key).hit(rules)
+    const hit = env.RATE_LIMITER.getByName(key).hit(rules, flushSeconds)
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
     logIncident('limiter_failed_open', 'rate limiter unavailable, serving without a limit', cause)

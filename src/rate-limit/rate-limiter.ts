@@ -1,55 +1,73 @@
 /**
  * One Durable Object per client (see client-key.ts) holding its request windows. Each request
- * is one `hit` call that reads, decides and writes with no `await` in between, so concurrent
- * requests are serialized and no burst is admitted beyond the limit. The SQLite-backed sync KV
- * API makes that possible; its writes are durable before the answer leaves the object, so the
- * counts survive eviction. An alarm at the latest window reset deletes everything, so the
- * millions of addresses seen once leave nothing stored.
+ * is one `hit` call that decides from the windows in memory and updates them with no `await`
+ * in between, so concurrent requests are serialized and no burst is admitted beyond the limit.
+ *
+ * Storage follows memory (write-behind.ts): a request is written at once when its client calls
+ * now and then, and otherwise by the object's alarm within the flush interval, at most two rows
+ * per interval. The interval is shorter than the 10 s after which an idle object is evicted (in
+ * workerd, and in production where an idle object hibernates), so idle eviction loses nothing;
+ * a crash or a deploy loses at most the requests of the last interval. No verdict waits for a
+ * write: writes go out unconfirmed, so the output gate does not hold the answer back.
  */
 import { DurableObject } from 'cloudflare:workers'
-import type { Env } from '../config'
+import { DEFAULT_RATE_LIMIT_FLUSH_SECONDS, type Env } from '../config'
 import { decide, latestReset, type RateVerdict, type WindowRule, type WindowState } from './windows'
+import {
+  loadedState,
+  planAdmitted,
+  planAlarm,
+  type StoragePlan,
+  type StorageState,
+} from './write-behind'
 
 /** Storage key of the window states, `{ [name]: { count, resetAt } }`; stable across versions. */
 export const WINDOWS_KEY = 'windows'
 
+/** A lost write loses at most the counts of one interval, which the loss bound allows anyway. */
+const UNCONFIRMED = { allowUnconfirmed: true } as const
+
 /** The per-client request counter (spec 8). */
 export class RateLimiter extends DurableObject<Env> {
-  /**
-   * What storage holds, kept in memory: the object is the only writer, so after the first read
-   * each hit costs one write and no read. Gone with the instance, and read again by the next.
-   */
-  private windows: Record<string, WindowState> | undefined
+  /** The windows: memory is the truth while the instance lives, storage trails it. */
+  private windows: Record<string, WindowState>
+  private storage: StorageState
+  /** The flush interval of the last request, for the alarm. */
+  private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
 
-  /** Counts a request against every window if all have room; refusals count nowhere. */
-  async hit(rules: WindowRule[]): Promise<RateVerdict> {
-    const stored = this.storedWindows()
-    const { verdict, next } = decide(rules, stored, Date.now())
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.windows = ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
+    this.storage = loadedState(latestReset(this.windows))
+  }
+
+  /**
+   * Counts a request against every window if all have room; refusals count nowhere.
+   * `flushSeconds` is the flush interval (`RATE_LIMIT_FLUSH_SECONDS`).
+   */
+  hit(rules: WindowRule[], flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS): RateVerdict {
+    const now = Date.now()
+    const { verdict, next } = decide(rules, this.windows, now)
     if (next === null) return verdict
-    this.ctx.storage.kv.put(WINDOWS_KEY, next)
     this.windows = next
-    // The latest reset moves only when a window starts; the alarm follows it.
-    const cleanupAt = latestReset(next)
-    if (cleanupAt !== undefined && cleanupAt !== latestReset(stored)) {
-      await this.ctx.storage.setAlarm(cleanupAt)
-    }
+    this.flushMs = flushSeconds * 1000
+    this.apply(planAdmitted(this.storage, now, latestReset(next)!, this.flushMs))
     return verdict
   }
 
-  /** Deletes the object's storage once every window has lapsed; otherwise waits for the last. */
-  override async alarm(): Promise<void> {
-    const cleanupAt = latestReset(this.storedWindows())
-    if (cleanupAt !== undefined && Date.now() < cleanupAt) {
-      await this.ctx.storage.setAlarm(cleanupAt)
-      return
-    }
-    // The input gate holds new requests until this completes, so none is lost in between.
-    await this.ctx.storage.deleteAll()
-    this.windows = {}
+  /** Writes what memory holds ahead of storage, or deletes everything once every window lapsed. */
+  override alarm(): void {
+    this.apply(planAlarm(this.storage, Date.now(), latestReset(this.windows), this.flushMs))
   }
 
-  private storedWindows(): Record<string, WindowState> {
-    this.windows ??= this.ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
-    return this.windows
+  private apply(plan: StoragePlan): void {
+    this.storage = plan.state
+    if (plan.deleteAll) {
+      this.windows = {}
+      void this.ctx.storage.deleteAll(UNCONFIRMED)
+      return
+    }
+    if (plan.write) void this.ctx.storage.put(WINDOWS_KEY, this.windows, UNCONFIRMED)
+    if (plan.setAlarm !== undefined) void this.ctx.storage.setAlarm(plan.setAlarm, UNCONFIRMED)
   }
 }

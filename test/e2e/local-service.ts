@@ -4,7 +4,7 @@
  * line, the typed client, the browser.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +17,18 @@ export interface LocalService {
   /** The service's `--persist-to` folder: local KV, Durable Objects and caches. */
   stateDir: string
   stop(): Promise<void>
+  /**
+   * Kills the whole process group (wrangler, workerd and all) with SIGKILL, as a crash would,
+   * and resolves once every process of it is gone. Only with `processGroup`.
+   */
+  crash(): Promise<void>
+}
+
+export interface LocalServiceOptions {
+  /** Persist state in this folder and leave it there on stop (default: a fresh one, removed). */
+  stateDir?: string
+  /** Start the service in a process group of its own, so that `crash()` can kill all of it. */
+  processGroup?: boolean
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -34,9 +46,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `npm start` on a free port with the given vars; resolves once it answers HTTP. */
-export async function startLocalService(vars: Record<string, string> = {}): Promise<LocalService> {
+export async function startLocalService(
+  vars: Record<string, string> = {},
+  options: LocalServiceOptions = {},
+): Promise<LocalService> {
   const port = await freePort()
-  const state = mkdtempSync(join(tmpdir(), 'export-service-e2e-'))
+  const state = options.stateDir ?? mkdtempSync(join(tmpdir(), 'export-service-e2e-'))
   const varFlags = Object.entries({ PUBLISH_TOKEN: E2E_PUBLISH_TOKEN, ...vars }).flatMap(
     ([name, value]) => ['--var', `${name}:${value}`],
   )
@@ -52,7 +67,11 @@ export async function startLocalService(vars: Record<string, string> = {}): Prom
       'warn',
       ...varFlags,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+      detached: options.processGroup ?? false,
+    },
   )
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -69,11 +88,47 @@ export async function startLocalService(vars: Record<string, string> = {}): Prom
     stateDir: state,
     async stop() {
       await stopProcess(child)
-      rmSync(state, { recursive: true, force: true })
+      if (options.stateDir === undefined) rmSync(state, { recursive: true, force: true })
+    },
+    async crash() {
+      if (!options.processGroup || child.pid === undefined) {
+        throw new Error('crash() needs a service started with processGroup')
+      }
+      await killGroup(child.pid)
     },
   }
 }
 
+/** SIGKILL to the process group `pid` leads; resolves once no process of the group runs. */
+async function killGroup(pid: number): Promise<void> {
+  process.kill(-pid, 'SIGKILL')
+  const deadline = Date.now() + 10_000
+  while (livingMembers(pid) > 0) {
+    if (Date.now() > deadline) throw new Error(`process group ${pid} alive 10 s after SIGKILL`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * Processes of group `pgid` that are not zombies. A killed process stays a zombie until its
+ * parent reaps it, which orphans may wait for a long time where PID 1 is not an init.
+ */
+function livingMembers(pgid: number): number {
+  let count = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(group) === pgid && state !== 'Z') count++
+  }
+  return count
+}
 async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { startLocalService, type LocalService } from './local-service'
+
+/** A short flush interval keeps the test short; the rule is the same at the default 9 s. */
+const FLUSH_SECONDS = 2
+const VARS = {
+  RATE_LIMIT_SHORT: '100/600',
+  RATE_LIMIT_LONG: '1000/3600',
+  RATE_LIMIT_FLUSH_SECONDS: String(FLUSH_SECONDS),
+}
+const CLIENT = { 'CF-Connecting-IP': '198.51.100.77' }
+
+const state = mkdtempSync(join(tmpdir(), 'export-service-crash-'))
+let service: LocalService | undefined
+afterAll(async () => {
+  await service?.stop()
+  rmSync(state, { recursive: true, force: true })
+})
+
+/** One counted request from the client; its `X-RateLimit-Remaining` and `-Reset`. */
+async function spend(url: string): Promise<{ remaining: number; reset: number }> {
+  const res = await fetch(`${url}/server-api?id=999999`, { headers: CLIENT })
+  expect(res.status).toBe(404)
+  return {
+    remaining: Number(res.headers.get('X-RateLimit-Remaining')),
+    reset: Number(res.headers.get('X-RateLimit-Reset')),
+  }
+}
+
+describe('the rate limit across a crash of the whole service', () => {
+  it('continues from the counts written before the crash, losing at most the last interval', async () => {
+    const options = { stateDir: state, processGroup: true }
+    service = await startLocalService(VARS, options)
+    for (let i = 0; i < 5; i++) await spend(service.url)
+    // One flush interval (and a margin): the five are written.
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_SECONDS * 1000 + 1500))
+    // Three more, then a crash before their interval is over: these may be lost.
+    for (let i = 0; i < 3; i++) await spend(service.url)
+    await service.crash()
+
+    service = await startLocalService(VARS, options)
+    const after = await spend(service.url)
+    // A fresh window would say 99 and 600 s.
+    expect(after.remaining).toBeLessThanOrEqual(100 - 6)
+    expect(after.remaining).toBeGreaterThanOrEqual(100 - 9)
+    expect(after.reset).toBeLessThan(600)
+  })
+})
