@@ -6,7 +6,7 @@
  *   GET /echo?n=N&keys=K      the same calls to `EchoObject.ping`: a bare RPC, no storage
  *   GET /write?n=N&keys=K     the same calls to `EchoObject.write`: the RPC plus one storage write
  *   GET /alloc?count=N&release=1
- *                             N sequential `allocateId` calls (src/publish/allocator-client),
+ *                             N sequential `allocateId` calls (src/ids/allocator-client),
  *                             then, untimed, `releaseId` of each one when asked; otherwise the
  *                             answer lists the IDs, for a later
  *   POST /release             body `{ ids, expiresAt }`: `releaseId` of each

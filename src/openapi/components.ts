@@ -1,7 +1,7 @@
 /**
  * The parts of the OpenAPI document that responses share: headers, body schemas and the editor
  * API's security scheme. Headers are written out in each response rather than referenced, so a
- * reader of one response sees all of it. test/openapi.test.ts holds them against real responses.
+ * reader of one response sees all of it. test/openapi/openapi.test.ts holds them against real responses.
  */
 
 import {

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 description of the service: the public endpoint, the editor API (marked
  * `x-internal`) and the two meta routes. Every status and header listed here is one the
- * service really sends; test/openapi.test.ts provokes each and compares.
+ * service really sends; test/openapi/openapi.test.ts provokes each and compares.
  */
 import {
   DEFAULT_TAG,

@@ -3,7 +3,7 @@ import { readAnimations, readCommand, type Animation } from '../../src/try-it/mo
 import { readDisplays, type Display } from '../../src/try-it/model/displays'
 import { IDENTITY, type Matrix } from '../../src/try-it/model/matrix'
 import { buildTimeline } from '../../src/try-it/model/timeline'
-import { FIXTURES } from '../fixtures'
+import { FIXTURES } from '../support/fixtures'
 
 function contentOf(name: string): unknown {
   return (JSON.parse(FIXTURES[name]!) as { content: unknown }).content

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { boxOf, colorOf } from '../../src/try-it/model/appearance'
 import { readDisplays } from '../../src/try-it/model/displays'
-import { FIXTURES } from '../fixtures'
+import { FIXTURES } from '../support/fixtures'
 
 const block = (name: string, properties: Record<string, string> = {}) =>
   boxOf({ kind: 'block', name, properties })

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest'
+import {
+  decide,
+  nearestExhaustion,
+  parseWindowRule,
+  rateLimitHeaders,
+  refusalAsOf,
+  type WindowRule,
+  type WindowState,
+} from '../../src/rate-limit/windows'
+
+const RULES: WindowRule[] = [
+  { name: 'short', limit: 2, periodSeconds: 10 },
+  { name: 'long', limit: 3, periodSeconds: 100 },
+]
+const T0 = 1_000_000
+
+/** The stored state after `times` requests at `now`, starting from nothing. */
+function afterHits(times: number, now: number): Record<string, WindowState> {
+  let state: Record<string, WindowState> = {}
+  for (let i = 0; i < times; i++) state = decide(RULES, state, now).next ?? state
+  return state
+}
+
+describe('parseWindowRule', () => {
+  it('reads "requests/seconds"', () => {
+    expect(parseWindowRule('short', '120/60')).toEqual({
+      name: 'short',
+      limit: 120,
+      periodSeconds: 60,
+    })
+    expect(parseWindowRule('long', ' 1200/3600 ')).toEqual({
+      name: 'long',
+      limit: 1200,
+      periodSeconds: 3600,
+    })
+  })
+
+  it.each(['', '120', '120/', '/60', '0/60', '120/0', '-1/60', '1.5/60', '120/60/1', 'abc'])(
+    'rejects %j',
+    (raw) => {
+      expect(() => parseWindowRule('short', raw)).toThrow(/short rate limit/)
+    },
+  )
+})
+
+describe('decide', () => {
+  it('starts both windows at the first request and counts it in both', () => {
+    const { verdict, next } = decide(RULES, {}, T0)
+    expect(verdict).toEqual({
+      admitted: true,
+      retryAfterSeconds: 0,
+      retryAt: 0,
+      windows: [
+        { name: 'short', limit: 2, remaining: 1, resetSeconds: 10, resetAt: T0 + 10_000 },
+        { name: 'long', limit: 3, remaining: 2, resetSeconds: 100, resetAt: T0 + 100_000 },
+      ],
+    })
+    expect(next).toEqual({
+      short: { count: 1, resetAt: T0 + 10_000 },
+      long: { count: 1, resetAt: T0 + 100_000 },
+    })
+  })
+
+  it('refuses once a window is full and changes nothing', () => {
+    const state = afterHits(2, T0)
+    const { verdict, next } = decide(RULES, state, T0 + 2_500)
+    expect(next).toBeNull()
+    expect(verdict.admitted).toBe(false)
+    expect(verdict.retryAfterSeconds).toBe(8)
+  })
+
+  it('rounds the reset and the retry up to whole seconds, at least 1', () => {
+    const state = afterHits(2, T0)
+    const { verdict } = decide(RULES, state, T0 + 9_999)
+    expect(verdict.retryAfterSeconds).toBe(1)
+    expect(verdict.windows[0]!.resetSeconds).toBe(1)
+  })
+
+  it('admits again the moment the window resets, and starts a new window then', () => {
+    const state = afterHits(2, T0)
+    const { verdict, next } = decide(RULES, state, T0 + 10_000)
+    expect(verdict.admitted).toBe(true)
+    expect(next!.short).toEqual({ count: 1, resetAt: T0 + 20_000 })
+    expect(next!.long).toEqual({ count: 3, resetAt: T0 + 100_000 })
+  })
+
+  it('waits for the later window when both refuse', () => {
+    const stored = {
+      short: { count: 2, resetAt: T0 + 5_000 },
+      long: { count: 3, resetAt: T0 + 50_000 },
+    }
+    expect(decide(RULES, stored, T0).verdict.retryAfterSeconds).toBe(50)
+  })
+
+  it('shows a lapsed window as full and about to start when the other refuses', () => {
+    const stored = {
+      short: { count: 1, resetAt: T0 - 1 },
+      long: { count: 3, resetAt: T0 + 50_000 },
+    }
+    const { verdict } = decide(RULES, stored, T0)
+    expect(verdict.windows[0]).toEqual({
+      name: 'short',
+      limit: 2,
+      remaining: 2,
+      resetSeconds: 10,
+      resetAt: T0 + 10_000,
+    })
+    expect(verdict.retryAfterSeconds).toBe(50)
+    expect(verdict.retryAt).toBe(T0 + 50_000)
+  })
+
+  it('never reports a negative remaining count after the limit was lowered', () => {
+    const stored = { short: { count: 9, resetAt: T0 + 5_000 } }
+    expect(decide(RULES, stored, T0).verdict.windows[0]!.remaining).toBe(0)
+  })
+})
+
+describe('nearestExhaustion', () => {
+  it('picks the window with fewest remaining, and on a tie the one that resets later', () => {
+    const a = { name: 'a', limit: 5, remaining: 1, resetSeconds: 10, resetAt: T0 + 10_000 }
+    const b = { name: 'b', limit: 9, remaining: 1, resetSeconds: 90, resetAt: T0 + 90_000 }
+    const c = { name: 'c', limit: 9, remaining: 4, resetSeconds: 500, resetAt: T0 + 500_000 }
+    expect(nearestExhaustion([a, b, c])).toBe(b)
+    expect(nearestExhaustion([c, a])).toBe(a)
+  })
+})
+
+describe('rateLimitHeaders', () => {
+  it('describes the nearest window and both windows in the draft fields', () => {
+    const { verdict } = decide(RULES, {}, T0)
+    expect(rateLimitHeaders(RULES, verdict)).toEqual({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '1',
+      'X-RateLimit-Reset': '10',
+      'RateLimit-Policy': '"short";q=2;w=10, "long";q=3;w=100',
+      RateLimit: '"short";r=1;t=10, "long";r=2;t=100',
+    })
+  })
+})
+
+describe('refusalAsOf', () => {
+  const refused = decide(
+    RULES,
+    { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
+    T0,
+  ).verdict
+
+  it('moves only the durations of a standing refusal', () => {
+    expect(refused.admitted).toBe(false)
+    const later = refusalAsOf(RULES, refused, T0 + 2_500)
+    expect(later).toEqual(
+      decide(
+        RULES,
+        { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
+        T0 + 2_500,
+      ).verdict,
+    )
+    expect(later.retryAfterSeconds).toBe(2)
+  })
+
+  it('shows a window that lapsed meanwhile as empty, as the limiter would', () => {
+    const stored = {
+      short: { count: 1, resetAt: T0 + 4_000 },
+      long: { count: 3, resetAt: T0 + 60_000 },
+    }
+    const refusal = decide(RULES, stored, T0).verdict
+    expect(refusalAsOf(RULES, refusal, T0 + 5_000)).toEqual(
+      decide(RULES, stored, T0 + 5_000).verdict,
+    )
+  })
+})

@@ -1,0 +1,115 @@
+import {
+  abortAllDurableObjects,
+  evictAllDurableObjects,
+  reset,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { clientKey } from '../../src/rate-limit/client-key'
+import { WINDOWS_KEY } from '../../src/rate-limit/rate-limiter'
+import type { WindowState } from '../../src/rate-limit/windows'
+import { callWithEnv } from '../support/helpers'
+
+const LIMITS = { RATE_LIMIT_SHORT: '50/60', RATE_LIMIT_LONG: '500/3600' }
+
+/** A counted request from `ip`; answers 404 (no such export) while admitted. */
+function get(ip: string, vars: Partial<Cloudflare.Env> = LIMITS): Promise<Response> {
+  return callWithEnv(vars, '/server-api?id=999999', { headers: { 'CF-Connecting-IP': ip } })
+}
+
+/** `X-RateLimit-Remaining` of the next request from `ip`, which is counted too. */
+async function remainingAfterNext(ip: string): Promise<number> {
+  return Number((await get(ip)).headers.get('X-RateLimit-Remaining'))
+}
+
+function limiter(ip: string) {
+  return env.RATE_LIMITER.getByName(clientKey(ip))
+}
+
+/** What the client's object has in storage: the short window's count, and its alarm. */
+function stored(ip: string): Promise<{ count: number | null; alarm: number | null }> {
+  return runInDurableObject(limiter(ip), async (_, state) => ({
+    count: state.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY)?.['short']?.count ?? null,
+    alarm: await state.storage.getAlarm(),
+  }))
+}
+
+afterEach(async () => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+  await reset()
+})
+
+describe('write-behind counts', () => {
+  it('writes the first request at once and holds the next ones in memory until the alarm', async () => {
+    const ip = '203.0.113.1'
+    const started = Date.now()
+    for (let i = 0; i < 3; i++) await get(ip)
+    const before = await stored(ip)
+    expect(before.count).toBe(1)
+    // The flush alarm, one interval (9 s) after that write.
+    expect(before.alarm).toBeGreaterThanOrEqual(started + 9_000)
+    expect(before.alarm).toBeLessThanOrEqual(Date.now() + 9_000)
+
+    expect(await runDurableObjectAlarm(limiter(ip))).toBe(true)
+    expect((await stored(ip)).count).toBe(3)
+  })
+
+  it('keeps the counts the alarm wrote through a restart of the object', async () => {
+    const ip = '203.0.113.2'
+    for (let i = 0; i < 5; i++) await get(ip)
+    await runDurableObjectAlarm(limiter(ip))
+    await abortAllDurableObjects()
+    // A new instance on the same storage: 5 counted, this one is the 6th.
+    expect(await remainingAfterNext(ip)).toBe(50 - 6)
+  })
+
+  it('loses only the counts not yet written when the object restarts', async () => {
+    const ip = '203.0.113.3'
+    for (let i = 0; i < 5; i++) await get(ip)
+    await runDurableObjectAlarm(limiter(ip))
+    for (let i = 0; i < 4; i++) await get(ip)
+    expect((await stored(ip)).count).toBe(5)
+    // A crash or a deploy: the 4 requests since the last write are the only ones lost.
+    await abortAllDurableObjects()
+    expect(await remainingAfterNext(ip)).toBe(50 - 6)
+  })
+
+  it('writes by its own alarm within the flush interval, so idle eviction loses nothing', async () => {
+    const ip = '203.0.113.4'
+    const vars = { ...LIMITS, RATE_LIMIT_FLUSH_SECONDS: '1' }
+    for (let i = 0; i < 4; i++) await get(ip, vars)
+    expect((await stored(ip)).count).toBe(1)
+    await vi.waitFor(async () => expect((await stored(ip)).count).toBe(4), {
+      timeout: 5_000,
+      interval: 100,
+    })
+    await evictAllDurableObjects()
+    expect(await remainingAfterNext(ip)).toBe(50 - 5)
+  })
+
+  it('admits exactly the limit out of 300 concurrent requests', async () => {
+    const ip = '203.0.113.5'
+    const vars = { RATE_LIMIT_SHORT: '120/60', RATE_LIMIT_LONG: '1200/3600' }
+    const responses = await Promise.all(Array.from({ length: 300 }, () => get(ip, vars)))
+    expect(responses.filter((res) => res.status === 404)).toHaveLength(120)
+    expect(responses.filter((res) => res.status === 429)).toHaveLength(180)
+    const remaining = responses
+      .filter((res) => res.status === 404)
+      .map((res) => Number(res.headers.get('X-RateLimit-Remaining')))
+      .sort((a, b) => a - b)
+    expect(remaining).toEqual(Array.from({ length: 120 }, (_, i) => i))
+  })
+
+  it.each(['abc', '0', '10', '2.5'])(
+    'answers 500 and logs it when RATE_LIMIT_FLUSH_SECONDS is %j',
+    async (value) => {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const res = await get('203.0.113.6', { ...LIMITS, RATE_LIMIT_FLUSH_SECONDS: value })
+      expect(res.status).toBe(500)
+      expect(log.mock.calls.flat().map(String).join(' ')).toMatch(/RATE_LIMIT_FLUSH_SECONDS/)
+    },
+  )
+})

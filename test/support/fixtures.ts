@@ -1,0 +1,28 @@
+import animated from '../../fixtures/animated-80-displays.json?raw'
+import reading from '../../fixtures/reading-41-displays.json?raw'
+import stoneGate from '../../fixtures/stone-gate-136-displays.json?raw'
+
+/** The real exports of fixtures/, in their published form. */
+export const FIXTURES: Record<string, string> = {
+  'animated-80-displays': animated,
+  'reading-41-displays': reading,
+  'stone-gate-136-displays': stoneGate,
+}
+
+export const PLACEHOLDER = '[MODELSERVERTAG]'
+
+/**
+ * A synthetic export of at least `bytes` bytes: keyframe commands like the real ones, with a
+ * placeholder in every `every`-th command.
+ */
+export function syntheticExport(bytes: number, every = 1): string {
+  const commands: string[] = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const tag = i % every === 0 ? `${PLACEHOLDER}_${i % 500}` : `fixed_${i % 500}`
+    const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
+    commands.push(JSON.stringify(command))
+    size += command.length + 3
+  }
+  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${commands.join(',')}]}}},"project_id":"synthetic"}}`
+}

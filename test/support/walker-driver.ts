@@ -1,0 +1,45 @@
+import { concatBytes } from '../../src/substitution/bytes'
+import { JsonScanner } from '../../src/substitution/json-scanner'
+import type { PlaceholderCount } from '../../src/exports/store'
+import type { Substitution } from '../../src/substitution'
+import { TagWalker } from '../../src/substitution/walker'
+import { PlaceholderSplicer } from '../../src/substitution/splicer'
+
+/** Concatenation of byte arrays. */
+export const concat = concatBytes
+
+/**
+ * The walker's whole output for `chunks`, pushed one by one. With `reuseOutput` each output is
+ * copied before the next push, as a pump is done with it by then.
+ */
+export function walk(
+  chunks: Uint8Array[],
+  tag = 'bde',
+  reuseInput = false,
+  reuseOutput = false,
+): Uint8Array {
+  return run(new TagWalker(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+}
+
+/** The splicer's whole output for `chunks`, pushed one by one, as `walk`. */
+export function splice(
+  chunks: Uint8Array[],
+  tag = 'bde',
+  reuseInput = false,
+  reuseOutput = false,
+): Uint8Array {
+  return run(new PlaceholderSplicer(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+}
+
+function run(engine: Substitution, chunks: Uint8Array[], copy: boolean): Uint8Array {
+  const out = chunks.map((chunk) => (copy ? engine.push(chunk).slice() : engine.push(chunk)))
+  out.push(engine.finish())
+  return concat(out)
+}
+
+/** The placeholders of a whole JSON document (any root), as the strict scan counts them. */
+export function countPlaceholders(doc: Uint8Array): PlaceholderCount {
+  const scanner = new JsonScanner({ grammar: 'strict' })
+  scanner.scanWhole(doc)
+  return { placeholders: scanner.placeholders, placeholderBytes: scanner.placeholderBytes }
+}
