@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { clientKey } from '../../src/rate-limit/client-key'
 import { WINDOWS_KEY } from '../../src/rate-limit/rate-limiter'
 import type { WindowState } from '../../src/rate-limit/windows'
-import { callWithEnv } from '../support/helpers'
+import { callWithEnv, logged } from '../support/helpers'
 
 const LIMITS = { RATE_LIMIT_SHORT: '50/60', RATE_LIMIT_LONG: '500/3600' }
 
@@ -109,7 +109,7 @@ describe('write-behind counts', () => {
       const log = vi.spyOn(console, 'error').mockImplementation(() => {})
       const res = await get('203.0.113.6', { ...LIMITS, RATE_LIMIT_FLUSH_SECONDS: value })
       expect(res.status).toBe(500)
-      expect(log.mock.calls.flat().map(String).join(' ')).toMatch(/RATE_LIMIT_FLUSH_SECONDS/)
+      expect(logged(log).join(' ')).toMatch(/RATE_LIMIT_FLUSH_SECONDS/)
     },
   )
 })
