@@ -9,13 +9,10 @@
 // It starts the service itself (`npm start`, fresh state, small limits, the lag) unless --url
 // names a running one.
 // Prints a summary; exits 1 on any violation, 2 on bad usage. No dependencies: Node 22 only.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { startLocalService } from './local-service.mjs'
 
 const USAGE = `Usage: npm run soak -- [options]
 
@@ -40,7 +37,6 @@ const MAX_REQUESTS = 2_000_000
 const REQUEST_TIMEOUT_MS = 10_000
 /** Requests without an answer after which the soak gives up: the service is down. */
 const MAX_UNANSWERED = 50
-const READY_TIMEOUT_MS = 60_000
 /** Share of clients that send far above their quota all the time, and of requests they send. */
 const HOT_SHARE = 0.02
 const HOT_TRAFFIC = 0.5
@@ -549,68 +545,24 @@ function isLoopback(url) {
 
 /** `npm start` on a free loopback port with fresh state and the soak's limits. */
 async function startService() {
-  const port = await freePort()
-  const state = mkdtempSync(join(tmpdir(), 'export-service-soak-'))
-  const vars = {
-    PUBLISH_TOKEN: SOAK_TOKEN,
-    RATE_LIMIT_SHORT: options.short,
-    RATE_LIMIT_LONG: options.long,
-    SIMULATED_KV_LAG_SECONDS: String(options.kvLag),
+  let service
+  try {
+    service = await startLocalService(
+      {
+        PUBLISH_TOKEN: SOAK_TOKEN,
+        RATE_LIMIT_SHORT: options.short,
+        RATE_LIMIT_LONG: options.long,
+        SIMULATED_KV_LAG_SECONDS: String(options.kvLag),
+      },
+      { statePrefix: 'export-service-soak-' },
+    )
+  } catch (error) {
+    console.error(`the service did not start: ${error.message}`)
+    process.exit(1)
   }
-  const child = spawn(
-    process.execPath,
-    [
-      'scripts/start.mjs',
-      '--port',
-      String(port),
-      '--persist-to',
-      state,
-      '--log-level',
-      'warn',
-      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
-  )
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      child.kill('SIGTERM')
-      await exited
-      clearTimeout(timer)
-    }
-    rmSync(state, { recursive: true, force: true })
-  }
+  const stop = () => service.stop()
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => void stop().then(() => process.exit(130)))
   }
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + READY_TIMEOUT_MS
-  for (;;) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop()
-      console.error(`the service did not start:\n${output}`)
-      process.exit(1)
-    }
-    try {
-      await fetch(`${url}/server-api`, { method: 'OPTIONS' })
-      return { url, stop }
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
+  return { url: service.url, stop }
 }

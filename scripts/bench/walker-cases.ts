@@ -206,7 +206,7 @@ export function sameParsed(a: Uint8Array, b: Uint8Array): boolean {
 export interface OutputCheck {
   bytes: number
   placeholders: number
-  /** The engine the read path picks for this input (substitution.ts). */
+  /** The engine the read path picks for this input (src/exports/substitution-of.ts). */
   readPathEngine: 'splicer' | 'walker'
   splicerSameBytes: boolean
   walkerSameBytes: boolean
