@@ -1,4 +1,5 @@
 /// <reference path="../worker-configuration.d.ts" />
+import { parseWindowRule, type WindowRule } from './rate-limit/windows'
 
 /**
  * Bindings and vars of the Worker. Everything `wrangler.toml` declares (and the secrets listed
@@ -67,6 +68,19 @@ export function rateLimitFlushSeconds(env: Env): number {
     )
   }
   return seconds
+}
+
+/** Spec 8: 120 requests per 60 seconds per external IP address. */
+export const DEFAULT_RATE_LIMIT_SHORT = '120/60'
+/** Spec 8: 1200 requests per 3600 seconds per external IP address. */
+export const DEFAULT_RATE_LIMIT_LONG = '1200/3600'
+
+/** The two windows every client has at once, from `RATE_LIMIT_SHORT` and `RATE_LIMIT_LONG`. */
+export function rateLimitRules(env: Env): WindowRule[] {
+  return [
+    parseWindowRule('short', env.RATE_LIMIT_SHORT || DEFAULT_RATE_LIMIT_SHORT),
+    parseWindowRule('long', env.RATE_LIMIT_LONG || DEFAULT_RATE_LIMIT_LONG),
+  ]
 }
 
 /** IDs available for publishing: all 900,000 six-digit IDs unless a test shrinks the space. */

@@ -12,9 +12,8 @@
  *   POST /release             body `{ ids, expiresAt }`: `releaseId` of each
  */
 import { DurableObject } from 'cloudflare:workers'
-import type { Env } from '../../src/config'
+import { rateLimitRules, type Env } from '../../src/config'
 import { allocateId, releaseId } from '../../src/ids/allocator-client'
-import { rateLimitRules } from '../../src/rate-limit/middleware'
 import { decide, type RateVerdict, type WindowRule } from '../../src/rate-limit/windows'
 
 export { IdAllocator } from '../../src/ids/id-allocator'

@@ -11,30 +11,18 @@
  * forget the last flush interval: rate-limiter.ts).
  */
 import type { MiddlewareHandler } from 'hono'
-import { rateLimitFlushSeconds, type Env } from '../config'
+import { rateLimitFlushSeconds, rateLimitRules, type Env } from '../config'
 import { errorResponse } from '../http/errors'
 import { limiterNotes, logIncident, note } from '../observability'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { RefusalMemory } from './refusal-memory'
-import { parseWindowRule, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
+import { rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
 /** How long a request waits for the limiter before being served unlimited. */
 export const LIMITER_TIMEOUT_MS = 300
-/** Spec 8: 120 requests per 60 seconds per external IP address. */
-export const DEFAULT_RATE_LIMIT_SHORT = '120/60'
-/** Spec 8: 1200 requests per 3600 seconds per external IP address. */
-export const DEFAULT_RATE_LIMIT_LONG = '1200/3600'
 
 const COUNTED_METHODS = new Set(['GET', 'HEAD'])
-
-/** The two windows every client has at once, from `RATE_LIMIT_SHORT` and `RATE_LIMIT_LONG`. */
-export function rateLimitRules(env: Env): WindowRule[] {
-  return [
-    parseWindowRule('short', env.RATE_LIMIT_SHORT || DEFAULT_RATE_LIMIT_SHORT),
-    parseWindowRule('long', env.RATE_LIMIT_LONG || DEFAULT_RATE_LIMIT_LONG),
-  ]
-}
 
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
 export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
