@@ -31,6 +31,15 @@ module.exports = {
       to: { path: '^src/publish/' },
     },
     {
+      name: 'ids-do-not-read-exports',
+      severity: 'error',
+      comment:
+        'The ID allocator keeps grace copies but is no part of the read path: the record both store ' +
+        'lives in src/export-metadata.ts, the chunked reading in src/large-chunks.ts.',
+      from: { path: '^src/ids/' },
+      to: { path: '^src/exports/' },
+    },
+    {
       name: 'client-imports-only-the-contract',
       severity: 'error',
       comment:

@@ -12,15 +12,13 @@
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
 import { concatBytes } from '../substitution/bytes'
-import { withTimeout } from '../timeout'
-import type { ExportMetadata } from './store'
+import { largeChunks } from '../large-chunks'
+import type { ExportMetadata } from '../export-metadata'
 import { PLACEHOLDER, type Substitution } from '../substitution'
 import { ValueMismatchError } from './value-mismatch'
 
 /** Bytes gathered from the stored value before they go through the substitution, at most. */
 export const READ_CHUNK_BYTES = 256 * 1024
-/** A read of the stored value that brings nothing for this long fails it (a storage failure). */
-export const READ_STALL_TIMEOUT_MS = 5000
 
 /** What the metadata promises about a value and its substituted form. */
 export interface ExpectedValue {
@@ -151,63 +149,4 @@ async function readAll(
   // Leaving the loop released the reader; what is left of a value too long is not needed.
   if (total >= limit) await source.cancel().catch(() => {})
   return concatBytes(chunks)
-}
-
-/** `read`, failed with `TimeoutError` if it brings nothing within `READ_STALL_TIMEOUT_MS`. */
-function stalling<T>(read: Promise<T>, what: string): Promise<T> {
-  return withTimeout(read, READ_STALL_TIMEOUT_MS, what)
-}
-
-/** How `largeChunks` reads. */
-export interface LargeChunksOptions {
-  /** Names the read in the error of a stall. */
-  what?: string
-  /**
-   * Read each chunk into the memory of the one before, once the caller asks for the next (a
-   * byte stream only), for a caller done with each chunk by then: no chunk-sized garbage piles
-   * up between collections.
-   */
-  reuseBuffer?: boolean
-}
-
-/**
- * `source` in chunks of `bytes` (the last may be shorter), each in memory of its own unless
- * `reuseBuffer`; a read that brings nothing for `READ_STALL_TIMEOUT_MS` fails.
- */
-export async function* largeChunks(
-  source: ReadableStream<Uint8Array>,
-  bytes: number,
-  { what = 'KV value read', reuseBuffer = false }: LargeChunksOptions = {},
-): AsyncGenerator<Uint8Array> {
-  let byob: ReadableStreamBYOBReader | null = null
-  try {
-    byob = source.getReader({ mode: 'byob' })
-  } catch {
-    // Not a byte stream: fall through to its own chunks.
-  }
-  if (byob === null) {
-    const reader = source.getReader()
-    try {
-      for (;;) {
-        const { done, value } = await stalling(reader.read(), what)
-        if (done) return
-        if (value.length > 0) yield value
-      }
-    } finally {
-      reader.releaseLock()
-    }
-  }
-  let buffer: ArrayBuffer | null = null
-  try {
-    for (;;) {
-      const into = new Uint8Array(buffer ?? new ArrayBuffer(bytes))
-      const { done, value } = await stalling(byob.readAtLeast(bytes, into), what)
-      if (value !== undefined && value.length > 0) yield value
-      if (done) return
-      // A BYOB read moves the memory it fills into a new buffer: the chunk's.
-      if (reuseBuffer && value !== undefined) buffer = value.buffer as ArrayBuffer
-    }
-  } finally {
-    byob.releaseLock()
-  }
 }

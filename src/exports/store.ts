@@ -7,6 +7,7 @@
  * edge caches may serve a value a little longer), so the rule "retrievable for exactly the
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
+import { isExportMetadata, type ExportMetadata } from '../export-metadata'
 import { MAX_EXPORT_BYTES } from '../http/wire-contract'
 import { withTimeout } from '../timeout'
 
@@ -20,22 +21,6 @@ export const KV_MAX_VALUE_BYTES = MAX_EXPORT_BYTES
 export const KV_READ_TIMEOUT_MS = 3000
 /** A KV write that has not answered by then fails the publish (a 25 MiB write takes seconds). */
 export const KV_WRITE_TIMEOUT_MS = 10_000
-
-/** Metadata stored beside each export (KV allows 1024 bytes of it). */
-export interface ExportMetadata {
-  /** Schema version of this record. */
-  v: 1
-  /** Publication time, milliseconds since the Unix epoch. */
-  publishedAt: number
-  /** End of the lifetime, milliseconds since the Unix epoch; retrievable while now < expiresAt. */
-  expiresAt: number
-  /** Bytes of the stored document. */
-  size: number
-  /** Placeholders in the document. */
-  placeholders: number
-  /** Bytes those placeholders occupy as written (an escaped one is longer than 16). */
-  placeholderBytes: number
-}
 
 /** The placeholders of a document, as publishing counted them while validating it. */
 export type PlaceholderCount = Pick<ExportMetadata, 'placeholders' | 'placeholderBytes'>
@@ -115,18 +100,4 @@ export async function openExport(
 /** Bytes of the document once every placeholder is replaced by a tag of `tagLength` ASCII bytes. */
 export function substitutedLength(metadata: ExportMetadata, tagLength: number): number {
   return metadata.size - metadata.placeholderBytes + metadata.placeholders * tagLength
-}
-
-/** Whether `value` is an `ExportMetadata` record of this version. */
-export function isExportMetadata(value: unknown): value is ExportMetadata {
-  if (typeof value !== 'object' || value === null) return false
-  const m = value as Record<string, unknown>
-  return (
-    m.v === 1 &&
-    typeof m.publishedAt === 'number' &&
-    typeof m.expiresAt === 'number' &&
-    typeof m.size === 'number' &&
-    typeof m.placeholders === 'number' &&
-    typeof m.placeholderBytes === 'number'
-  )
 }

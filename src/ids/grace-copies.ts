@@ -13,7 +13,7 @@
  * streamed over the grace deadline) would end early, so copies being read are kept until the
  * read ends, beyond `drop_at` if need be (never beyond the export's lifetime of minutes).
  */
-import { isExportMetadata, type ExportMetadata } from '../exports/store'
+import { isExportMetadata, type ExportMetadata } from '../export-metadata'
 
 /** Bytes per stored chunk: under Durable Object SQLite's 2 MB limit on one value. */
 export const COPY_CHUNK_BYTES = 1024 * 1024

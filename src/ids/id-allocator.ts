@@ -19,8 +19,8 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../config'
-import { largeChunks } from '../exports/pump'
-import type { ExportMetadata } from '../exports/store'
+import type { ExportMetadata } from '../export-metadata'
+import { largeChunks } from '../large-chunks'
 import { COPY_CHUNK_BYTES, GraceCopies, type GraceCopyStart } from './grace-copies'
 import { idAt, locateId, randomBelow, shardSize, type IdSpace } from './id-space'
 import type { ShardCount } from './id-space-status'

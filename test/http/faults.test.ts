@@ -8,9 +8,11 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { READ_STALL_TIMEOUT_MS, SinkClosedError } from '../../src/exports/pump'
+import { SinkClosedError } from '../../src/exports/pump'
+import { READ_STALL_TIMEOUT_MS } from '../../src/large-chunks'
 import { WHOLE_READ_MAX_BYTES } from '../../src/exports/serve'
-import { exportKey, KV_WRITE_TIMEOUT_MS, type ExportMetadata } from '../../src/exports/store'
+import type { ExportMetadata } from '../../src/export-metadata'
+import { exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/exports/store'
 import { ALLOCATE_TIMEOUT_MS } from '../../src/ids/allocator-client'
 import { PublishService, type PublishErrorFields } from '../../src/publish/entrypoint'
 import {

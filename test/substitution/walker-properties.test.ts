@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { substitutedLength, type ExportMetadata } from '../../src/exports/store'
+import type { ExportMetadata } from '../../src/export-metadata'
+import { substitutedLength } from '../../src/exports/store'
 import { documentArb } from '../support/json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
 import { PlaceholderSplicer } from '../../src/substitution/splicer'
