@@ -25,6 +25,7 @@ import { join } from 'node:path'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { cpuMillis, runLoad, workerdPids } from './load.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
+import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
 
 const MiB = 1024 * 1024
 const BODY_BYTES = 25 * MiB
@@ -174,9 +175,13 @@ function workerOptions({ buildDir, compatibilityDate }, worker) {
     kvNamespaces: { EXPORTS: 'exports' },
   }
   if (worker === 'baseline') {
-    return { workers: [{ ...common, scriptPath: join(buildDir, 'baseline-worker.js') }] }
+    return {
+      handleStructuredLogs: printWarningsAndErrors,
+      workers: [{ ...common, scriptPath: join(buildDir, 'baseline-worker.js') }],
+    }
   }
   return {
+    handleStructuredLogs: printWarningsAndErrors,
     workers: [
       {
         ...common,
@@ -272,6 +277,7 @@ async function publishSpeed({ root, setup, quick }) {
   const service = workerOptions(setup, 'service').workers[0]
   const mf = new Miniflare(
     convertV4MiniflareOptions({
+      handleStructuredLogs: printWarningsAndErrors,
       workers: [
         ...['current', 'previous'].map((name) => ({
           ...service,
@@ -369,13 +375,7 @@ async function buildPublishVariants(root, buildDir) {
     ['previous', [previousValidator]],
   ]) {
     await build({
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser'],
-      target: 'es2022',
-      external: ['cloudflare:*'],
-      logLevel: 'warning',
+      ...WORKER_BUILD_OPTIONS,
       entryPoints: [join(root, 'src/index.ts')],
       outfile: join(buildDir, `publish-${name}/index.js`),
       plugins,

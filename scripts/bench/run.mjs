@@ -15,11 +15,17 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { allocation } from './allocation.mjs'
 import { graceCopyBench, graceCopyWorkers } from './grace-copy.mjs'
+import { limiterCost } from './limiter.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { workerdMemory } from './memory-workerd.mjs'
-import { interleave, measureThroughput, median, pairedRatio } from './stats.mjs'
+import { publishing } from './publishing.mjs'
 import { renderTable, tableRows } from './report.mjs'
+import { requestPath } from './request-path.mjs'
+import { expectOk, publishOnce } from './service-calls.mjs'
+import { interleave, measureThroughput, median, pairedRatio } from './stats.mjs'
+import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
 import { sustainedWrites, writeCountWorker } from './write-behind.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -142,11 +148,19 @@ try {
   }
   if (runs('request')) {
     log('request path')
-    results.http = await requestPath(urls)
+    results.http = await requestPath({
+      urls,
+      runLoad,
+      cases,
+      fixtures: FIXTURES,
+      tags: TAGS,
+      config: CONFIG.http,
+      token: PUBLISH_TOKEN,
+    })
   }
   if (runs('limiter')) {
     log('limiter')
-    results.limiter = await limiterCost(urls.probe)
+    results.limiter = await limiterCost(urls.probe, CONFIG.limiter)
     results.writes = await sustainedWrites(urls.writes, {
       seconds: CONFIG.limiter.sustainedSeconds,
       flushSeconds: 9,
@@ -155,16 +169,32 @@ try {
   }
   if (runs('publish')) {
     log('publishing')
-    results.publish = await publishing(urls)
+    results.publish = await publishing({
+      urls,
+      runLoad,
+      fixtures: FIXTURES,
+      config: CONFIG.publish,
+      token: PUBLISH_TOKEN,
+    })
     log('ID allocation')
-    results.alloc = await allocation(urls)
+    results.alloc = await allocation(urls, CONFIG.alloc)
   }
   if (runs('grace')) {
     log('grace copy')
     const fixture = readFileSync(join(FIXTURES, `${CONFIG.publish.fixture}.json`))
     const large = cases.syntheticExport('sparse', CONFIG.http.streamedBytes)
     const config = { ...CONFIG, publish: { ...CONFIG.publish, token: PUBLISH_TOKEN } }
-    const bench = { mf, urls, runLoad, interleave, median, pairedRatio, publishOnce, tags: TAGS }
+    const publish = (base, body) => publishOnce(base, body, PUBLISH_TOKEN)
+    const bench = {
+      mf,
+      urls,
+      runLoad,
+      interleave,
+      median,
+      pairedRatio,
+      publishOnce: publish,
+      tags: TAGS,
+    }
     results.grace = await graceCopyBench({ ...bench, fixture, large, config })
   }
 } finally {
@@ -200,19 +230,10 @@ async function runLoad(options) {
 /** Bundles: the Worker itself through wrangler, the bench Workers and the walker cases through esbuild. */
 async function buildBundles() {
   mkdirSync(BUILD, { recursive: true })
-  const workerOptions = {
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
-    target: 'es2022',
-    external: ['cloudflare:*'],
-    logLevel: 'warning',
-  }
   if (ENTRY) {
     log(`building the candidate Worker ${ENTRY} (esbuild)`)
     await build({
-      ...workerOptions,
+      ...WORKER_BUILD_OPTIONS,
       entryPoints: [ENTRY],
       outfile: join(BUILD, 'service/index.js'),
     })
@@ -229,7 +250,7 @@ async function buildBundles() {
     'write-count-worker',
   ]) {
     await build({
-      ...workerOptions,
+      ...WORKER_BUILD_OPTIONS,
       entryPoints: [join(ROOT, `scripts/bench/${name}.ts`)],
       outfile: join(BUILD, `${name}.js`),
     })
@@ -303,11 +324,7 @@ function miniflareOptions() {
   }
   const exports = { EXPORTS: 'exports' }
   return {
-    // The service logs a line per request (src/observability): its cost stays in the figures,
-    // its text stays out of the report. Warnings and errors are still printed.
-    handleStructuredLogs: ({ level, message }) => {
-      if (level === 'warn' || level === 'error') console.error(message)
-    },
+    handleStructuredLogs: printWarningsAndErrors,
     workers: [
       worker('service', 'service/index.js', {
         kvNamespaces: exports,
@@ -380,322 +397,6 @@ async function walkerInWorkerd(base) {
     out.push({ name: spec.name, check, iterations, mbps, insideClockShareOfOutside: insideShare })
   }
   return out
-}
-
-/** Request path: GET, HEAD, 404, 429 and OPTIONS against the service and its baselines. */
-async function requestPath(urls) {
-  const fixture = readFileSync(join(FIXTURES, 'animated-80-displays.json'))
-  const published = await publishOnce(urls.service, fixture)
-  const id = published.id
-  // An export above the read-whole threshold (src/exports/serve.ts), so the streamed path runs.
-  const large = cases.syntheticExport('sparse', CONFIG.http.streamedBytes)
-  const largeId = (await publishOnce(urls.service, large)).id
-  // Correctness first: the service substitutes the tag, the baseline gives the stored bytes.
-  const substituted = Buffer.from(cases.viaReplaceAll(fixture, 'bde'))
-  for (const [name, expected] of [
-    ['service', substituted],
-    ['no-limiter', substituted],
-    ['baseline', fixture],
-  ]) {
-    const response = await expectOk(fetch(`${urls[name]}/server-api?id=${id}&tag=bde`))
-    const got = Buffer.from(await response.arrayBuffer())
-    if (!got.equals(expected)) {
-      throw new Error(
-        `GET on ${name} gave ${got.length} bytes, not the expected ${expected.length}`,
-      )
-    }
-  }
-  const ip = (i) => {
-    const n = i % CONFIG.http.clientIps
-    return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`
-  }
-  const get = (i) => ({
-    path: `/server-api?id=${id}&tag=${TAGS[i % TAGS.length]}`,
-    headers: { 'CF-Connecting-IP': ip(i) },
-  })
-  const getLarge = (i) => ({
-    ...get(i),
-    path: `/server-api?id=${largeId}&tag=${TAGS[i % TAGS.length]}`,
-  })
-  const missing = (i) => ({
-    path: `/server-api?id=999999&tag=${TAGS[i % TAGS.length]}`,
-    headers: { 'CF-Connecting-IP': ip(i) },
-  })
-  // The limited service admits one request per address a day: prime 16 addresses, then refuse.
-  const refusedIp = (i) => `192.0.2.${i % 16}`
-  for (let i = 0; i < 16; i++) {
-    await fetch(`${urls.limited}/server-api?id=${id}`, {
-      headers: { 'CF-Connecting-IP': refusedIp(i) },
-    }).then((r) => r.arrayBuffer())
-  }
-  // A Durable Object per address: the first request from one creates it (and its SQLite
-  // database), later ones find it. The cases below measure known addresses, so every one gets a
-  // request first; `HEAD new client` measures the other case, a never-seen address every time.
-  await runLoad({
-    url: urls.service,
-    method: 'HEAD',
-    connections: CONFIG.http.connections,
-    amount: CONFIG.http.clientIps,
-    request: get,
-  })
-  let newClients = 0
-  const newClient = () => {
-    const n = ++newClients
-    return `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`
-  }
-  const preflight = () => ({
-    path: `/server-api?id=${id}`,
-    headers: { Origin: 'https://example.com', 'Access-Control-Request-Method': 'GET' },
-  })
-  const loads = {
-    GET: { url: urls.service, request: get, expect: 200 },
-    'GET baseline': { url: urls.baseline, request: get, expect: 200 },
-    'GET no limiter': { url: urls['no-limiter'], request: get, expect: 200 },
-    'GET before': { url: urls.before, request: get, expect: 200 },
-    // The same GETs from 16 addresses: their limiter objects are hit often enough to stay in
-    // memory (workerd evicts an object about 10 s after its last request).
-    'GET 16 clients': {
-      url: urls.service,
-      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': ip(i % 16) } }),
-      expect: 200,
-    },
-    'GET streamed': { url: urls.service, request: getLarge, expect: 200 },
-    'GET streamed baseline': { url: urls.baseline, request: getLarge, expect: 200 },
-    HEAD: { url: urls.service, request: get, method: 'HEAD', expect: 200 },
-    'HEAD baseline': { url: urls.baseline, request: get, method: 'HEAD', expect: 200 },
-    'HEAD no limiter': { url: urls['no-limiter'], request: get, method: 'HEAD', expect: 200 },
-    'HEAD before': { url: urls.before, request: get, method: 'HEAD', expect: 200 },
-    'HEAD new client': {
-      url: urls.service,
-      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': newClient() } }),
-      method: 'HEAD',
-      expect: 200,
-    },
-    404: { url: urls.service, request: missing, expect: 404 },
-    '404 baseline': { url: urls.baseline, request: missing, expect: 404 },
-    429: {
-      url: urls.limited,
-      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': refusedIp(i) } }),
-      expect: 429,
-    },
-    '429 baseline': { url: urls.baseline, request: () => ({ path: '/too-many' }), expect: 429 },
-    OPTIONS: { url: urls.service, request: preflight, method: 'OPTIONS', expect: 204 },
-    'OPTIONS baseline': { url: urls.baseline, request: preflight, method: 'OPTIONS', expect: 204 },
-  }
-  const load = (name, durationSeconds) =>
-    runLoad({
-      url: loads[name].url,
-      method: loads[name].method ?? 'GET',
-      request: loads[name].request,
-      connections: CONFIG.http.connections,
-      durationSeconds,
-    })
-  for (const name of Object.keys(loads)) await load(name, CONFIG.http.warmupSeconds)
-  // GET and its two baselines interleave with each other, every other case with its baseline.
-  const groups = [
-    ['GET', 'GET baseline', 'GET no limiter', 'GET 16 clients', 'GET before'],
-    ['GET streamed', 'GET streamed baseline'],
-    ['HEAD', 'HEAD baseline', 'HEAD no limiter', 'HEAD new client', 'HEAD before'],
-    ['404', '404 baseline'],
-    ['429', '429 baseline'],
-    ['OPTIONS', 'OPTIONS baseline'],
-  ]
-  const runs = {}
-  for (const group of groups) {
-    Object.assign(
-      runs,
-      await interleave(group, CONFIG.http.rounds, (name) =>
-        load(name, CONFIG.http.durationSeconds),
-      ),
-    )
-  }
-  const summary = {}
-  for (const [name, list] of Object.entries(runs)) {
-    const unexpected = list.reduce(
-      (sum, run) =>
-        sum +
-        run.errors +
-        Object.entries(run.statuses)
-          .filter(([status]) => Number(status) !== loads[name].expect)
-          .reduce((s, [, count]) => s + count, 0),
-      0,
-    )
-    summary[name] = {
-      rps: median(list.map((run) => run.rps)),
-      p50: median(list.map((run) => run.p50)),
-      p99: median(list.map((run) => run.p99)),
-      cpuMicros: median(list.map((run) => run.serverCpuMicrosPerRequest)),
-      systemCpuMicros: median(list.map((run) => (run.serverSystemMs * 1000) / run.requests)),
-      requests: list.reduce((sum, run) => sum + run.requests, 0),
-      unexpected,
-      rounds: list,
-    }
-  }
-  const ratio = (a, b) =>
-    pairedRatio(
-      runs[a].map((r) => r.rps),
-      runs[b].map((r) => r.rps),
-    )
-  return {
-    fixture: 'animated-80-displays',
-    bytes: fixture.length,
-    id,
-    streamedBytes: large.length,
-    summary,
-    ratios: {
-      GET: ratio('GET', 'GET baseline'),
-      'GET streamed': ratio('GET streamed', 'GET streamed baseline'),
-      'GET vs no limiter': ratio('GET', 'GET no limiter'),
-      'GET before': ratio('GET before', 'GET baseline'),
-      'HEAD before': ratio('HEAD before', 'HEAD baseline'),
-      'GET 16 clients': ratio('GET 16 clients', 'GET baseline'),
-      'GET 16 clients vs 1024': ratio('GET 16 clients', 'GET'),
-      'HEAD vs no limiter': ratio('HEAD', 'HEAD no limiter'),
-      'HEAD new client vs known': ratio('HEAD new client', 'HEAD'),
-      'no limiter vs baseline': ratio('GET no limiter', 'GET baseline'),
-      HEAD: ratio('HEAD', 'HEAD baseline'),
-      404: ratio('404', '404 baseline'),
-      429: ratio('429', '429 baseline'),
-      OPTIONS: ratio('OPTIONS', 'OPTIONS baseline'),
-    },
-  }
-}
-
-/** The limiter's Durable Object call alone, against a bare RPC to an object without storage. */
-async function limiterCost(probe) {
-  const { calls, rounds } = CONFIG.limiter
-  const keys = calls
-  const paths = ['limiter', 'echo', 'write']
-  // Twice: a limiter object writes its first request at once and holds the next in memory, so
-  // the timed calls are those of clients in mid-stream, as at sustained load.
-  for (let warm = 0; warm < 2; warm++) {
-    for (const path of paths) await getJson(`${probe}/${path}?n=${calls}&keys=${keys}`)
-  }
-  const us = await interleave(paths, rounds, async (path) => {
-    const { ms } = await getJson(`${probe}/${path}?n=${calls}&keys=${keys}`)
-    return (ms * 1000) / calls
-  })
-  return {
-    calls,
-    keys,
-    hitMicros: median(us.limiter),
-    echoMicros: median(us.echo),
-    writeMicros: median(us.write),
-    ratio: pairedRatio(us.limiter, us.echo),
-    rounds: us,
-  }
-}
-
-/** Publishes per second over HTTP, against storing the same bytes in KV directly. */
-async function publishing(urls) {
-  const { fixture: name, amount, connections, rounds } = CONFIG.publish
-  const body = readFileSync(join(FIXTURES, `${name}.json`))
-  const headers = { 'Content-Type': 'application/json' }
-  const loads = {
-    publish: {
-      url: urls.service,
-      path: '/editor-api/exports',
-      headers: { ...headers, Authorization: `Bearer ${PUBLISH_TOKEN}` },
-      expect: 201,
-    },
-    'KV put baseline': { url: urls.baseline, path: '/kv-put', headers, expect: 201 },
-  }
-  const load = (name, n) =>
-    runLoad({
-      url: loads[name].url,
-      method: 'POST',
-      connections,
-      amount: n,
-      request: () => ({ path: loads[name].path, headers: loads[name].headers, body }),
-    })
-  for (const name of Object.keys(loads)) await load(name, connections * 2)
-  const runs = await interleave(Object.keys(loads), rounds, (name) => load(name, amount))
-  const summary = {}
-  for (const [name, list] of Object.entries(runs)) {
-    const wrong = list.reduce(
-      (sum, r) => sum + r.requests - (r.statuses[loads[name].expect] ?? 0) + r.errors,
-      0,
-    )
-    summary[name] = {
-      rps: median(list.map((r) => r.rps)),
-      p50: median(list.map((r) => r.p50)),
-      p99: median(list.map((r) => r.p99)),
-      cpuMicros: median(list.map((r) => r.serverCpuMicrosPerRequest)),
-      unexpected: wrong,
-      rounds: list,
-    }
-  }
-  return {
-    fixture: name,
-    bytes: body.length,
-    summary,
-    ratio: pairedRatio(
-      runs.publish.map((r) => r.rps),
-      runs['KV put baseline'].map((r) => r.rps),
-    ),
-  }
-}
-
-/**
- * Allocation latency in a space of 2000 IDs, 0-5% full against 90-95% full. Two allocators (two
- * Workers, each with its own objects) swap roles halfway, so each is measured full and empty as
- * often and a difference between the two instances cancels out.
- */
-async function allocation(urls) {
-  const { space, fill, batch, rounds } = CONFIG.alloc
-  const instances = [urls.probe, urls['probe-2']]
-  for (const base of instances) await getJson(`${base}/alloc?count=10&release=1`)
-  let duplicates = 0
-  const us = { full: [], empty: [] }
-  for (const [full, empty] of [instances, [...instances].reverse()]) {
-    const filled = await getJson(`${full}/alloc?count=${fill}`)
-    if (filled.distinct !== fill) throw new Error(`filling gave ${filled.distinct} distinct IDs`)
-    const targets = { full, empty }
-    const half = await interleave(['full', 'empty'], Math.ceil(rounds / 2), async (which) => {
-      const r = await getJson(`${targets[which]}/alloc?count=${batch}&release=1`)
-      duplicates += batch - r.distinct
-      return (r.ms * 1000) / batch
-    })
-    us.full.push(...half.full)
-    us.empty.push(...half.empty)
-    const { ids, expiresAt } = filled
-    await expectOk(
-      fetch(`${full}/release`, { method: 'POST', body: JSON.stringify({ ids, expiresAt }) }),
-    )
-  }
-  return {
-    space,
-    fullFrom: fill / space,
-    fullTo: (fill + batch) / space,
-    emptyTo: batch / space,
-    batch,
-    duplicates,
-    emptyMicros: median(us.empty),
-    fullMicros: median(us.full),
-    ratio: pairedRatio(us.full, us.empty),
-    rounds: us,
-  }
-}
-
-async function publishOnce(base, body) {
-  const response = await fetch(`${base}/editor-api/exports`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${PUBLISH_TOKEN}`, 'Content-Type': 'application/json' },
-    body,
-  })
-  if (response.status !== 201)
-    throw new Error(`publish: ${response.status} ${await response.text()}`)
-  return response.json()
-}
-
-async function getJson(url) {
-  return (await expectOk(fetch(url))).json()
-}
-
-async function expectOk(pending) {
-  const response = await pending
-  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
-  return response
 }
 
 function machine() {

@@ -4,6 +4,7 @@
  * the design before it (write-through-limiter.ts), and the cost of a retrieval in dollars per
  * million from the operations counted in the run. docs/performance.md describes the model.
  */
+import { getJson } from './service-calls.mjs'
 
 /** Workers Paid list prices, dollars per million. */
 export const PRICES = {
@@ -148,10 +149,4 @@ export function writeBehindRows(r, row) {
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-async function getJson(url) {
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
-  return response.json()
 }

@@ -1,0 +1,54 @@
+/** The publish section: publishes per second over HTTP against a KV put of the same bytes. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { interleave, median, pairedRatio } from './stats.mjs'
+
+/** Publishes per second over HTTP, against storing the same bytes in KV directly. */
+export async function publishing({ urls, runLoad, fixtures, config, token }) {
+  const { fixture: name, amount, connections, rounds } = config
+  const body = readFileSync(join(fixtures, `${name}.json`))
+  const headers = { 'Content-Type': 'application/json' }
+  const loads = {
+    publish: {
+      url: urls.service,
+      path: '/editor-api/exports',
+      headers: { ...headers, Authorization: `Bearer ${token}` },
+      expect: 201,
+    },
+    'KV put baseline': { url: urls.baseline, path: '/kv-put', headers, expect: 201 },
+  }
+  const load = (name, n) =>
+    runLoad({
+      url: loads[name].url,
+      method: 'POST',
+      connections,
+      amount: n,
+      request: () => ({ path: loads[name].path, headers: loads[name].headers, body }),
+    })
+  for (const name of Object.keys(loads)) await load(name, connections * 2)
+  const runs = await interleave(Object.keys(loads), rounds, (name) => load(name, amount))
+  const summary = {}
+  for (const [name, list] of Object.entries(runs)) {
+    const wrong = list.reduce(
+      (sum, r) => sum + r.requests - (r.statuses[loads[name].expect] ?? 0) + r.errors,
+      0,
+    )
+    summary[name] = {
+      rps: median(list.map((r) => r.rps)),
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
+      cpuMicros: median(list.map((r) => r.serverCpuMicrosPerRequest)),
+      unexpected: wrong,
+      rounds: list,
+    }
+  }
+  return {
+    fixture: name,
+    bytes: body.length,
+    summary,
+    ratio: pairedRatio(
+      runs.publish.map((r) => r.rps),
+      runs['KV put baseline'].map((r) => r.rps),
+    ),
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The request section: GET, HEAD, 404, 429 and OPTIONS against the service and its baselines
+ * (docs/performance.md). `runLoad` is run.mjs's, which records workerd's CPU time per run.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expectOk, publishOnce } from './service-calls.mjs'
+import { interleave, median, pairedRatio } from './stats.mjs'
+
+/** Request path: GET, HEAD, 404, 429 and OPTIONS against the service and its baselines. */
+export async function requestPath({ urls, runLoad, cases, fixtures, tags, config, token }) {
+  const fixture = readFileSync(join(fixtures, 'animated-80-displays.json'))
+  const published = await publishOnce(urls.service, fixture, token)
+  const id = published.id
+  // An export above the read-whole threshold (src/exports/serve.ts), so the streamed path runs.
+  const large = cases.syntheticExport('sparse', config.streamedBytes)
+  const largeId = (await publishOnce(urls.service, large, token)).id
+  // Correctness first: the service substitutes the tag, the baseline gives the stored bytes.
+  const substituted = Buffer.from(cases.viaReplaceAll(fixture, 'bde'))
+  for (const [name, expected] of [
+    ['service', substituted],
+    ['no-limiter', substituted],
+    ['baseline', fixture],
+  ]) {
+    const response = await expectOk(fetch(`${urls[name]}/server-api?id=${id}&tag=bde`))
+    const got = Buffer.from(await response.arrayBuffer())
+    if (!got.equals(expected)) {
+      throw new Error(
+        `GET on ${name} gave ${got.length} bytes, not the expected ${expected.length}`,
+      )
+    }
+  }
+  const ip = (i) => {
+    const n = i % config.clientIps
+    return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`
+  }
+  const get = (i) => ({
+    path: `/server-api?id=${id}&tag=${tags[i % tags.length]}`,
+    headers: { 'CF-Connecting-IP': ip(i) },
+  })
+  const getLarge = (i) => ({
+    ...get(i),
+    path: `/server-api?id=${largeId}&tag=${tags[i % tags.length]}`,
+  })
+  const missing = (i) => ({
+    path: `/server-api?id=999999&tag=${tags[i % tags.length]}`,
+    headers: { 'CF-Connecting-IP': ip(i) },
+  })
+  // The limited service admits one request per address a day: prime 16 addresses, then refuse.
+  const refusedIp = (i) => `192.0.2.${i % 16}`
+  for (let i = 0; i < 16; i++) {
+    await fetch(`${urls.limited}/server-api?id=${id}`, {
+      headers: { 'CF-Connecting-IP': refusedIp(i) },
+    }).then((r) => r.arrayBuffer())
+  }
+  // A Durable Object per address: the first request from one creates it (and its SQLite
+  // database), later ones find it. The cases below measure known addresses, so every one gets a
+  // request first; `HEAD new client` measures the other case, a never-seen address every time.
+  await runLoad({
+    url: urls.service,
+    method: 'HEAD',
+    connections: config.connections,
+    amount: config.clientIps,
+    request: get,
+  })
+  let newClients = 0
+  const newClient = () => {
+    const n = ++newClients
+    return `172.${16 + ((n >> 16) & 15)}.${(n >> 8) & 255}.${n & 255}`
+  }
+  const preflight = () => ({
+    path: `/server-api?id=${id}`,
+    headers: { Origin: 'https://example.com', 'Access-Control-Request-Method': 'GET' },
+  })
+  const loads = {
+    GET: { url: urls.service, request: get, expect: 200 },
+    'GET baseline': { url: urls.baseline, request: get, expect: 200 },
+    'GET no limiter': { url: urls['no-limiter'], request: get, expect: 200 },
+    'GET before': { url: urls.before, request: get, expect: 200 },
+    // The same GETs from 16 addresses: their limiter objects are hit often enough to stay in
+    // memory (workerd evicts an object about 10 s after its last request).
+    'GET 16 clients': {
+      url: urls.service,
+      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': ip(i % 16) } }),
+      expect: 200,
+    },
+    'GET streamed': { url: urls.service, request: getLarge, expect: 200 },
+    'GET streamed baseline': { url: urls.baseline, request: getLarge, expect: 200 },
+    HEAD: { url: urls.service, request: get, method: 'HEAD', expect: 200 },
+    'HEAD baseline': { url: urls.baseline, request: get, method: 'HEAD', expect: 200 },
+    'HEAD no limiter': { url: urls['no-limiter'], request: get, method: 'HEAD', expect: 200 },
+    'HEAD before': { url: urls.before, request: get, method: 'HEAD', expect: 200 },
+    'HEAD new client': {
+      url: urls.service,
+      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': newClient() } }),
+      method: 'HEAD',
+      expect: 200,
+    },
+    404: { url: urls.service, request: missing, expect: 404 },
+    '404 baseline': { url: urls.baseline, request: missing, expect: 404 },
+    429: {
+      url: urls.limited,
+      request: (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': refusedIp(i) } }),
+      expect: 429,
+    },
+    '429 baseline': { url: urls.baseline, request: () => ({ path: '/too-many' }), expect: 429 },
+    OPTIONS: { url: urls.service, request: preflight, method: 'OPTIONS', expect: 204 },
+    'OPTIONS baseline': { url: urls.baseline, request: preflight, method: 'OPTIONS', expect: 204 },
+  }
+  const load = (name, durationSeconds) =>
+    runLoad({
+      url: loads[name].url,
+      method: loads[name].method ?? 'GET',
+      request: loads[name].request,
+      connections: config.connections,
+      durationSeconds,
+    })
+  for (const name of Object.keys(loads)) await load(name, config.warmupSeconds)
+  // GET and its two baselines interleave with each other, every other case with its baseline.
+  const groups = [
+    ['GET', 'GET baseline', 'GET no limiter', 'GET 16 clients', 'GET before'],
+    ['GET streamed', 'GET streamed baseline'],
+    ['HEAD', 'HEAD baseline', 'HEAD no limiter', 'HEAD new client', 'HEAD before'],
+    ['404', '404 baseline'],
+    ['429', '429 baseline'],
+    ['OPTIONS', 'OPTIONS baseline'],
+  ]
+  const runs = {}
+  for (const group of groups) {
+    Object.assign(
+      runs,
+      await interleave(group, config.rounds, (name) => load(name, config.durationSeconds)),
+    )
+  }
+  const summary = {}
+  for (const [name, list] of Object.entries(runs)) {
+    const unexpected = list.reduce(
+      (sum, run) =>
+        sum +
+        run.errors +
+        Object.entries(run.statuses)
+          .filter(([status]) => Number(status) !== loads[name].expect)
+          .reduce((s, [, count]) => s + count, 0),
+      0,
+    )
+    summary[name] = {
+      rps: median(list.map((run) => run.rps)),
+      p50: median(list.map((run) => run.p50)),
+      p99: median(list.map((run) => run.p99)),
+      cpuMicros: median(list.map((run) => run.serverCpuMicrosPerRequest)),
+      systemCpuMicros: median(list.map((run) => (run.serverSystemMs * 1000) / run.requests)),
+      requests: list.reduce((sum, run) => sum + run.requests, 0),
+      unexpected,
+      rounds: list,
+    }
+  }
+  const ratio = (a, b) =>
+    pairedRatio(
+      runs[a].map((r) => r.rps),
+      runs[b].map((r) => r.rps),
+    )
+  return {
+    fixture: 'animated-80-displays',
+    bytes: fixture.length,
+    id,
+    streamedBytes: large.length,
+    summary,
+    ratios: {
+      GET: ratio('GET', 'GET baseline'),
+      'GET streamed': ratio('GET streamed', 'GET streamed baseline'),
+      'GET vs no limiter': ratio('GET', 'GET no limiter'),
+      'GET before': ratio('GET before', 'GET baseline'),
+      'HEAD before': ratio('HEAD before', 'HEAD baseline'),
+      'GET 16 clients': ratio('GET 16 clients', 'GET baseline'),
+      'GET 16 clients vs 1024': ratio('GET 16 clients', 'GET'),
+      'HEAD vs no limiter': ratio('HEAD', 'HEAD no limiter'),
+      'HEAD new client vs known': ratio('HEAD new client', 'HEAD'),
+      'no limiter vs baseline': ratio('GET no limiter', 'GET baseline'),
+      HEAD: ratio('HEAD', 'HEAD baseline'),
+      404: ratio('404', '404 baseline'),
+      429: ratio('429', '429 baseline'),
+      OPTIONS: ratio('OPTIONS', 'OPTIONS baseline'),
+    },
+  }
+}
