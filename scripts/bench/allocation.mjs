@@ -1,6 +1,7 @@
 /** The allocation section: ID allocation in a nearly empty space against a nearly full one. */
 import { expectOk, getJson } from './service-calls.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
+import { row, verdict } from './rows.mjs'
 
 /**
  * Allocation latency in a space of 2000 IDs, 0-5% full against 90-95% full. Two allocators (two
@@ -41,4 +42,23 @@ export async function allocation(urls, config) {
     ratio: pairedRatio(us.full, us.empty),
     rounds: us,
   }
+}
+
+/** The section's table row (in the publish area): allocation nearly full against nearly empty. */
+export function allocationRows(r) {
+  // Runs with the publish section (run.mjs), so it is reported with it.
+  if (!r.publish || !r.alloc) return []
+  const a = r.alloc
+  const pct = (x) => `${Math.round(x * 100)}%`
+  return [
+    row(
+      'publish',
+      `ID allocation, space of ${a.space}: ${pct(a.fullFrom)}-${pct(a.fullTo)} vs 0-${pct(a.emptyTo)} full`,
+      `${a.fullMicros.toFixed(0)} us/ID`,
+      `${a.emptyMicros.toFixed(0)} us/ID`,
+      a.ratio,
+      'flat (<= 1.25x)',
+      a.duplicates === 0 ? verdict(a.ratio <= 1.25) : 'FAIL',
+    ),
+  ]
 }

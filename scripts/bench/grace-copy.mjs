@@ -9,6 +9,7 @@
  * Two extra Workers run the wrangler bundle with those vars; both use the `service` Worker's
  * Durable Objects, so IDs, copies and rate-limit counts are shared with it.
  */
+import { kb, ms } from './rows.mjs'
 
 const SECTION_WORKERS = ['lagged', 'no-grace']
 
@@ -196,11 +197,10 @@ function summarize(runs, expected, median, pairedRatio, pairs) {
   return { summary, ratios }
 }
 
-/** The section's table rows, in run.mjs's row shape. */
-export function graceCopyRows(g) {
+/** The section's table rows. */
+export function graceCopyRows(results) {
+  const g = results.grace
   if (!g) return []
-  const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`
-  const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`
   const rate = (s, unit) =>
     `${s.rps >= 100 ? Math.round(s.rps).toLocaleString('en-US') : s.rps.toFixed(1)} ${unit}, p50 ${s.p50.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
   const clean = (part, ...names) =>

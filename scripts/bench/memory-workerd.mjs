@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { cpuMillis, runLoad, workerdPids } from './load.mjs'
+import { ms, row, verdict } from './rows.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
 import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
 
@@ -87,52 +88,57 @@ export async function workerdMemory({ root, buildDir, quick, log }) {
   return { cases, publishing }
 }
 
-/** Table rows of the section, through run.mjs's `row(area, case, subject, baseline, ratio, target, met)`. */
-export function memoryRows(r, row) {
+/** Table rows of the section. */
+export function memoryRows(r) {
+  if (!r.memoryWorkerd) return []
+  const rows = []
   const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
-  const { cases, publishing } = r
+  const { cases, publishing } = r.memoryWorkerd
   for (const [name, what] of [
     ['emptyObjects', 'publish of 25 MiB of empty objects (8.7 million)'],
     ['longString', 'publish of a single 25 MiB string'],
   ]) {
     const c = cases[name]
     const limit = c.baseline.growthBytes + c.bytes
-    row(
-      'memory',
-      `workerd peak RSS growth, ${what}`,
-      mib(c.subject.growthBytes),
-      `KV put of the body: ${mib(c.baseline.growthBytes)}`,
-      c.subject.growthBytes / c.baseline.growthBytes,
-      `<= baseline + body (${mib(limit)})`,
-      c.subject.ok && c.baseline.ok ? verdict(c.subject.growthBytes <= limit) : 'FAIL',
+    rows.push(
+      row(
+        'memory',
+        `workerd peak RSS growth, ${what}`,
+        mib(c.subject.growthBytes),
+        `KV put of the body: ${mib(c.baseline.growthBytes)}`,
+        c.subject.growthBytes / c.baseline.growthBytes,
+        `<= baseline + body (${mib(limit)})`,
+        c.subject.ok && c.baseline.ok ? verdict(c.subject.growthBytes <= limit) : 'FAIL',
+      ),
     )
   }
   const g = cases.concurrentGets
-  row(
-    'memory',
-    `workerd peak RSS growth, ${CONCURRENT_GETS} concurrent GETs, 100-char tags, ${DENSE_PLACEHOLDERS.toLocaleString('en-US')} placeholders (${mib(g.servedBytes)} each)`,
-    mib(g.subject.growthBytes),
-    `streaming the value untouched: ${mib(g.baseline.growthBytes)}`,
-    g.subject.growthBytes / g.baseline.growthBytes,
-    `<= ${mib(READ_TARGET_BYTES)}`,
-    g.subject.ok && g.baseline.ok ? verdict(g.subject.growthBytes <= READ_TARGET_BYTES) : 'FAIL',
-  )
-  const pubs = (s) => `${s.rps.toFixed(1)}/s, ${(s.cpuMicros / 1000).toFixed(2)} ms CPU/req`
-  for (const f of publishing) {
+  rows.push(
     row(
       'memory',
-      `publish ${f.fixture} (${Math.round(f.bytes / 1024)} KiB) vs a KV put: one-pass validator / previous validator`,
-      `${pubs(f.current)}; ${f.currentRatio.toFixed(2)}x of the put`,
-      `previous: ${pubs(f.previous)}; ${f.previousRatio.toFixed(2)}x of the put`,
-      f.ratio,
-      `>= ${PUBLISH_TARGET}x (not lower than before, within noise)`,
-      f.unexpected === 0 ? verdict(f.ratio >= PUBLISH_TARGET) : 'FAIL',
+      `workerd peak RSS growth, ${CONCURRENT_GETS} concurrent GETs, 100-char tags, ${DENSE_PLACEHOLDERS.toLocaleString('en-US')} placeholders (${mib(g.servedBytes)} each)`,
+      mib(g.subject.growthBytes),
+      `streaming the value untouched: ${mib(g.baseline.growthBytes)}`,
+      g.subject.growthBytes / g.baseline.growthBytes,
+      `<= ${mib(READ_TARGET_BYTES)}`,
+      g.subject.ok && g.baseline.ok ? verdict(g.subject.growthBytes <= READ_TARGET_BYTES) : 'FAIL',
+    ),
+  )
+  const pubs = (s) => `${s.rps.toFixed(1)}/s, ${ms(s.cpuMicros)} CPU/req`
+  for (const f of publishing) {
+    rows.push(
+      row(
+        'memory',
+        `publish ${f.fixture} (${Math.round(f.bytes / 1024)} KiB) vs a KV put: one-pass validator / previous validator`,
+        `${pubs(f.current)}; ${f.currentRatio.toFixed(2)}x of the put`,
+        `previous: ${pubs(f.previous)}; ${f.previousRatio.toFixed(2)}x of the put`,
+        f.ratio,
+        `>= ${PUBLISH_TARGET}x (not lower than before, within noise)`,
+        f.unexpected === 0 ? verdict(f.ratio >= PUBLISH_TARGET) : 'FAIL',
+      ),
     )
   }
-}
-
-function verdict(ok) {
-  return ok ? 'yes' : 'no'
+  return rows
 }
 
 /**

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { interleave, median, pairedRatio } from './stats.mjs'
+import { cleanRuns, kb, ms, row } from './rows.mjs'
 
 /** Publishes per second over HTTP, against storing the same bytes in KV directly. */
 export async function publishing({ urls, runLoad, fixtures, config, token }) {
@@ -51,4 +52,23 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
       runs['KV put baseline'].map((r) => r.rps),
     ),
   }
+}
+
+/** The section's table row: publishes over HTTP beside a KV put of the body. */
+export function publishingRows(r) {
+  if (!r.publish) return []
+  const p = r.publish.summary
+  const pubs = (s) =>
+    `${s.rps.toFixed(1)}/s, p50 ${s.p50.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
+  return [
+    row(
+      'publish',
+      `POST /editor-api/exports, ${r.publish.fixture} (${kb(r.publish.bytes)})`,
+      pubs(p.publish),
+      `KV put of the body: ${pubs(p['KV put baseline'])}`,
+      r.publish.ratio,
+      '',
+      cleanRuns(p, 'publish', 'KV put baseline') ? '' : 'FAIL',
+    ),
+  ]
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expectOk, publishOnce } from './service-calls.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
+import { cleanRuns, kb, ms, requestRate, row, verdict } from './rows.mjs'
 
 /** Request path: GET, HEAD, 404, 429 and OPTIONS against the service and its baselines. */
 export async function requestPath({ urls, runLoad, cases, fixtures, tags, config, token }) {
@@ -182,4 +183,54 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
       OPTIONS: ratio('OPTIONS', 'OPTIONS baseline'),
     },
   }
+}
+
+/** The section's table rows: each request kind beside its baseline Worker. */
+export function requestRows(r, config) {
+  if (!r.http) return []
+  const h = r.http.summary
+  const rows = [
+    row(
+      'request',
+      `GET ${r.http.fixture} (${kb(r.http.bytes)}), varied tags, ${config.http.clientIps} IPs`,
+      requestRate(h.GET),
+      `KV pass-through: ${requestRate(h['GET baseline'])}`,
+      r.http.ratios.GET,
+      '>= 0.7x',
+      cleanRuns(h, 'GET', 'GET baseline') ? verdict(r.http.ratios.GET >= 0.7) : 'FAIL',
+    ),
+    row(
+      'request',
+      `GET synthetic sparse export (${kb(r.http.streamedBytes)}, streamed), varied tags`,
+      requestRate(h['GET streamed']),
+      `KV pass-through: ${requestRate(h['GET streamed baseline'])}`,
+      r.http.ratios['GET streamed'],
+      '',
+      cleanRuns(h, 'GET streamed', 'GET streamed baseline') ? '' : 'FAIL',
+    ),
+  ]
+  for (const [name, what, baseline] of [
+    ['HEAD', 'HEAD (same export)', 'KV metadata only'],
+    ['404', 'GET unknown ID (404)', 'KV miss, constant 404'],
+    ['429', 'GET over the limit (429)', 'constant 429'],
+    ['OPTIONS', 'OPTIONS preflight (204)', 'constant 204'],
+  ]) {
+    const target = name === 'HEAD' ? '>= 0.7x' : ''
+    rows.push(
+      row(
+        'request',
+        what,
+        requestRate(h[name]),
+        `${baseline}: ${requestRate(h[`${name} baseline`])}`,
+        r.http.ratios[name],
+        target,
+        cleanRuns(h, name, `${name} baseline`)
+          ? target
+            ? verdict(r.http.ratios[name] >= 0.7)
+            : ''
+          : 'FAIL',
+      ),
+    )
+  }
+  return rows
 }
