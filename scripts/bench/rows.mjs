@@ -24,11 +24,15 @@ export function ms(micros) {
   return `${(micros / 1000).toFixed(2)} ms`
 }
 
-/** A load run's figures (run.mjs's `runLoad` summary) as one cell. */
+/**
+ * A load run's figures (run.mjs's `runLoad` summary) as one cell; the CPU spent in the pause
+ * after a run (request-path.mjs) is shown when there was any to speak of.
+ */
 export function requestRate(s) {
   return (
     `${Math.round(s.rps).toLocaleString('en-US')} req/s, p50 ${s.p50.toFixed(1)} ms, ` +
-    `p99 ${s.p99.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req`
+    `p99 ${s.p99.toFixed(1)} ms, ${ms(s.cpuMicros)} CPU/req` +
+    (s.settleCpuMicros >= 5 ? ` (${ms(s.settleCpuMicros)} of it after the run)` : '')
   )
 }
 

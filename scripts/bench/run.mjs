@@ -46,6 +46,12 @@ const SYNTHETIC_BYTES = 20_000_000
 const PUBLISH_TOKEN = 'bench-token'
 /** Limits no benchmark reaches, so the limiter admits (and counts) every request. */
 const HIGH_LIMITS = { RATE_LIMIT_SHORT: '999999999/60', RATE_LIMIT_LONG: '999999999/3600' }
+/**
+ * `RATE_LIMIT_FLUSH_SECONDS` of the request section's limited Workers: the limiter's storage
+ * work trails its requests by up to this long, and each run of a case served by a limiter is
+ * followed by a pause of this plus a second that is charged to it (request-path.mjs).
+ */
+const BENCH_FLUSH_SECONDS = 1
 const CONFIG = {
   walker: {
     rounds: QUICK ? 2 : 5,
@@ -60,6 +66,7 @@ const CONFIG = {
     rounds: QUICK ? 1 : 3,
     clientIps: 1024,
     streamedBytes: 4_000_000,
+    flushSeconds: BENCH_FLUSH_SECONDS,
   },
   limiter: { calls: QUICK ? 100 : 400, rounds: QUICK ? 2 : 5, sustainedSeconds: QUICK ? 20 : 60 },
   publish: {
@@ -134,6 +141,7 @@ try {
         'limited',
         'no-limiter',
         'before',
+        'no-storage',
         'baseline',
         'walker',
         'probe',
@@ -212,16 +220,24 @@ const missed = results.rows.filter((row) => row.met === 'no' || row.met === 'FAI
 log(`done in ${results.seconds.toFixed(0)} s; ${missed.length} target(s) missed or failed`)
 log(`figures: ${join(OUT_DIR, 'latest.json')}${SAVE ? ' and docs/bench-latest.json' : ''}`)
 
-/** A load run, plus the CPU time workerd and this process spent on it. */
-async function runLoad(options) {
+/**
+ * A load run, plus the CPU time workerd and this process spent on it. With `settleSeconds`, the
+ * run is followed by a pause that long, and workerd's CPU during it (the work the run's requests
+ * left behind, such as a limiter's deferred writes) is part of the run's CPU figures, not of its
+ * duration or request rate; `settleCpuMs` says how much of it there was.
+ */
+async function runLoad({ settleSeconds = 0, ...options }) {
   const server = cpuMillis(serverPids)
   const client = process.cpuUsage()
   const run = await runLoadOnly(options)
   const { user, system } = process.cpuUsage(client)
+  const loaded = cpuMillis(serverPids)
+  if (settleSeconds > 0) await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000))
   const after = cpuMillis(serverPids)
   run.serverUserMs = after.user - server.user
   run.serverSystemMs = after.system - server.system
   run.serverCpuMs = run.serverUserMs + run.serverSystemMs
+  run.settleCpuMs = after.user + after.system - loaded.user - loaded.system
   run.clientCpuMs = (user + system) / 1000
   run.serverCpuMicrosPerRequest = (run.serverCpuMs * 1000) / run.requests
   return run
@@ -245,6 +261,7 @@ async function buildBundles() {
     'walker-worker',
     'baseline-worker',
     'no-limiter-worker',
+    'memory-limiter-worker',
     'probe-worker',
     'write-through-worker',
     'write-count-worker',
@@ -303,7 +320,11 @@ function nodeJson(script, nodeFlags, config) {
   return JSON.parse(out.toString())
 }
 
-/** One workerd process: the service twice (high limits, and 1 request per day for 429s), the bench Workers. */
+/**
+ * One workerd process: the service twice (high limits, and 1 request per day for 429s), the
+ * bench Workers. The services flush their limiter's counts after `BENCH_FLUSH_SECONDS`, so that
+ * this work falls within the pause charged to the case that caused it.
+ */
 function miniflareOptions() {
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(
     readFileSync(join(ROOT, 'wrangler.toml'), 'utf8'),
@@ -323,18 +344,19 @@ function miniflareOptions() {
     ID_ALLOCATOR: { className: 'IdAllocator', useSQLite: true },
   }
   const exports = { EXPORTS: 'exports' }
+  const flush = { RATE_LIMIT_FLUSH_SECONDS: String(BENCH_FLUSH_SECONDS) }
   return {
     handleStructuredLogs: printWarningsAndErrors,
     workers: [
       worker('service', 'service/index.js', {
         kvNamespaces: exports,
         durableObjects: ownObjects,
-        bindings: { ...vars, ...HIGH_LIMITS, PUBLISH_TOKEN },
+        bindings: { ...vars, ...HIGH_LIMITS, ...flush, PUBLISH_TOKEN },
       }),
       worker('limited', 'service/index.js', {
         kvNamespaces: exports,
         durableObjects: ownObjects,
-        bindings: { ...vars, RATE_LIMIT_SHORT: '1/86400', RATE_LIMIT_LONG: '1/86400' },
+        bindings: { ...vars, ...flush, RATE_LIMIT_SHORT: '1/86400', RATE_LIMIT_LONG: '1/86400' },
       }),
       worker('no-limiter', 'no-limiter-worker.js', {
         kvNamespaces: exports,
@@ -350,6 +372,14 @@ function miniflareOptions() {
           ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
         },
         bindings: { ...vars, ...HIGH_LIMITS },
+      }),
+      worker('no-storage', 'memory-limiter-worker.js', {
+        kvNamespaces: exports,
+        durableObjects: {
+          RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
+          ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
+        },
+        bindings: { ...vars, ...HIGH_LIMITS, ...flush },
       }),
       worker('baseline', 'baseline-worker.js', { kvNamespaces: exports }),
       worker('walker', 'walker-worker.js', {}),
