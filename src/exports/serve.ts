@@ -45,7 +45,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const tag = sanitizeTag(query.get('tag'))
 
   const stored = await findLiveExport(c.env, id, c.req.method === 'HEAD' ? 'metadata' : 'body')
-  note(c, { exportBytes: stored.metadata.size, tagLength: tag.length })
+  note(c, { id, exportBytes: stored.metadata.size, tagLength: tag.length })
   const now = Date.now()
   const length = substitutedLength(stored.metadata, tag.length)
   const headers = {

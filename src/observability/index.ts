@@ -64,6 +64,9 @@ async function requestLine(c: Context<{ Bindings: Env }>, startedAt: number): Pr
   const { method } = c.req
   const { status } = c.res
   const failure = c.error === undefined ? undefined : failureOf(c.error)
+  const notes = notesOf(c)
+  // The route notes the ID it served; the URL is read again only for requests it did not serve.
+  const id = notes.id ?? (event === 'retrieve' ? requestedId(c.req.url) : undefined)
   const line = withNotes(
     {
       event,
@@ -74,7 +77,7 @@ async function requestLine(c: Context<{ Bindings: Env }>, startedAt: number): Pr
       bytes: method === 'HEAD' ? 0 : declaredLength(c.res),
     },
     failure,
-    { id: event === 'retrieve' ? requestedId(c.req.url) : undefined, ...notesOf(c) },
+    { ...notes, id },
   )
   const colo = (c.req.raw.cf as { colo?: unknown } | undefined)?.colo
   if (typeof colo === 'string') line.colo = colo

@@ -10,7 +10,10 @@ import type { LimiterVerdict } from './outcomes'
 
 /** Facts about a request, each optional. */
 export interface RequestNotes {
-  /** The publication ID the request was about, when the URL does not say it (a publish). */
+  /**
+   * The publication ID the request was about: the one a publish issued, or the one a retrieval
+   * served (else the log reads it from the URL).
+   */
   id?: string
   /** Bytes of the stored export. */
   exportBytes?: number

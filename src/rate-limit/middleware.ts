@@ -27,11 +27,11 @@ const COUNTED_METHODS = new Set(['GET', 'HEAD'])
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
 export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
+  const policies = new PolicyMemory()
   return async (c, next) => {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
-    const rules = rateLimitRules(c.env)
+    const { rules, flushSeconds } = policies.of(c.env)
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    const flushSeconds = rateLimitFlushSeconds(c.env)
     const verdict =
       refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules, flushSeconds))
     note(c, limiterNotes(verdict))
@@ -66,6 +66,31 @@ async function askLimiter(
   } catch (cause) {
     logIncident('limiter_failed_open', 'rate limiter unavailable, serving without a limit', cause)
     return null
+  }
+}
+
+/** The limits and the flush interval of the vars. */
+interface Policy {
+  rules: WindowRule[]
+  flushSeconds: number
+}
+
+/**
+ * The policy parsed once per isolate instead of on every request, for as long as the vars it
+ * comes from stay the same (they differ per test). Vars that do not parse are not remembered, so
+ * each request fails on them as before.
+ */
+class PolicyMemory {
+  private vars: readonly (string | undefined)[] = []
+  private policy: Policy | null = null
+
+  of(env: Env): Policy {
+    const vars = [env.RATE_LIMIT_SHORT, env.RATE_LIMIT_LONG, env.RATE_LIMIT_FLUSH_SECONDS]
+    if (this.policy === null || vars.some((value, i) => value !== this.vars[i])) {
+      this.policy = { rules: rateLimitRules(env), flushSeconds: rateLimitFlushSeconds(env) }
+      this.vars = vars
+    }
+    return this.policy
   }
 }
 

@@ -36,7 +36,15 @@ export class RefusalMemory {
   }
 }
 
+/** The policy part of keys, by rules object: the middleware passes the same one every time. */
+const policyKeys = new WeakMap<readonly WindowRule[], string>()
+
 /** The policy is part of the key: a refusal under other limits says nothing about these. */
 function memoryKey(key: string, rules: readonly WindowRule[]): string {
-  return `${key} ${rules.map((r) => `${r.limit}/${r.periodSeconds}`).join(' ')}`
+  let policy = policyKeys.get(rules)
+  if (policy === undefined) {
+    policy = rules.map((r) => `${r.limit}/${r.periodSeconds}`).join(' ')
+    policyKeys.set(rules, policy)
+  }
+  return `${key} ${policy}`
 }

@@ -125,13 +125,23 @@ export function rateLimitHeaders(
     'X-RateLimit-Reset': String(shown.resetSeconds),
     // draft-ietf-httpapi-ratelimit-headers-11 (field syntax unchanged from -10): a List of
     // quota policies, then their state, as Structured Fields (RFC 9651).
-    'RateLimit-Policy': rules
-      .map((r) => `"${r.name}";q=${r.limit};w=${r.periodSeconds}`)
-      .join(', '),
+    'RateLimit-Policy': policyField(rules),
     RateLimit: verdict.windows
       .map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`)
       .join(', '),
   }
+}
+
+/** `RateLimit-Policy` values by rules object: the middleware passes the same one every time. */
+const policyFields = new WeakMap<readonly WindowRule[], string>()
+
+function policyField(rules: readonly WindowRule[]): string {
+  let field = policyFields.get(rules)
+  if (field === undefined) {
+    field = rules.map((r) => `"${r.name}";q=${r.limit};w=${r.periodSeconds}`).join(', ')
+    policyFields.set(rules, field)
+  }
+  return field
 }
 
 /** The latest reset time of stored windows (ms), or undefined when none is stored. */
