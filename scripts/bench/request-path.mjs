@@ -132,11 +132,6 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
       settleSeconds: settle && limited.has(loads[name].url) ? settleSeconds : 0,
     })
   for (const name of Object.keys(loads)) await load(name, config.warmupSeconds, false)
-  // The warm-ups' trailing work done, and every object they touched evicted, before any measured
-  // run: in the GET and HEAD groups a case's runs come 15 s or more apart, so the objects of
-  // their 1,024 addresses are cold in every run, the first included.
-  const evicted = settleSeconds + IDLE_EVICTION_SECONDS + 1
-  await new Promise((resolve) => setTimeout(resolve, evicted * 1000))
   // GET and its baselines interleave with each other, every other case with its baseline.
   const groups = [
     [
@@ -163,6 +158,13 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
   ]
   const runs = {}
   for (const group of groups) {
+    // The GET and HEAD groups start once the trailing work of what ran before is done and every
+    // object it touched is evicted; within them a case's runs come 15 s or more apart, so the
+    // objects of their 1,024 addresses are cold in every run, the first included.
+    if (group[0] === 'GET' || group[0] === 'HEAD') {
+      const evicted = settleSeconds + IDLE_EVICTION_SECONDS + 1
+      await new Promise((resolve) => setTimeout(resolve, evicted * 1000))
+    }
     Object.assign(
       runs,
       await interleave(group, config.rounds, (name) => load(name, config.durationSeconds)),
