@@ -7,8 +7,8 @@
  * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
  * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
  * headers, and the failure is logged. For a read-only public API availability beats exact
- * counting; the counts stay exact whenever the limiter answers (a restart of its object may
- * forget the last flush interval: rate-limiter.ts).
+ * counting; the counts stay exact whenever the limiter answers (up to the loss bound of
+ * docs/rate-limits.md#durability).
  */
 import type { MiddlewareHandler } from 'hono'
 import { rateLimitFlushSeconds, rateLimitRules, type Env } from '../config'

@@ -3,12 +3,8 @@
  * is one `hit` call that decides from the windows in memory and updates them with no `await`
  * in between, so concurrent requests are serialized and no burst is admitted beyond the limit.
  *
- * Storage follows memory (write-behind.ts): a request is written at once when its client calls
- * now and then, and otherwise by the object's alarm within the flush interval, at most two rows
- * per interval. The interval is shorter than the 10 s after which an idle object is evicted (in
- * workerd, and in production where an idle object hibernates), so idle eviction loses nothing;
- * a crash or a deploy loses at most the requests of the last interval. No verdict waits for a
- * write: writes go out unconfirmed, so the output gate does not hold the answer back.
+ * Storage trails memory by at most one flush interval (write-behind.ts); what a restart loses:
+ * docs/rate-limits.md#durability. No verdict waits for a write (writes go out unconfirmed).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { DEFAULT_RATE_LIMIT_FLUSH_SECONDS, type Env } from '../config'

@@ -3,23 +3,8 @@
  * of what the object knows (is memory ahead of storage, when was the last request admitted,
  * where is the alarm) and the time. No storage here: the object applies the plan.
  *
- * Every write is a billed SQLite row, and so is every `setAlarm`. The loss bound is the flush
- * interval F: an admitted request is in storage within F, or the object can lose it only with
- * the instance (a crash, a deploy). Within that, as few rows as the client allows:
- *
- * - A request that comes half an interval or more after the client's last one is written at
- *   once, as before write-behind: one row, no alarm. A client that calls now and then costs one
- *   row per request (and one when a window starts: the cleanup alarm).
- * - A request that comes sooner stays in memory (the object is dirty), and the alarm is brought
- *   forward, if it is later, to one interval from then. When it fires it writes once, and while
- *   the client keeps calling it comes back an interval later and writes once again: two rows
- *   per interval (a write and a `setAlarm`), however many requests. When the client has slowed
- *   down, or nothing was left to write, the alarm moves to the cleanup.
- * - The cleanup alarm stands at the latest window reset; when it fires after every window has
- *   lapsed the object's storage is deleted, so addresses seen once leave nothing stored.
- *
- * So an object writes at most two rows per interval whatever its client does, and a request
- * costs at most one row once its client has any history.
+ * Every write and every `setAlarm` is a billed row; the plan (at most two rows per flush interval)
+ * and what a restart can lose are explained once, in docs/rate-limits.md#durability.
  */
 
 /** The object's alarm: when (ms since the epoch), and whether it comes to write or to clean up. */
