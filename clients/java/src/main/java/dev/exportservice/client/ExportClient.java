@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -119,12 +121,23 @@ public final class ExportClient {
       CompletableFuture<T> result) {
     // The caller cancelled (or gave up on) the future: no further request.
     if (result.isDone()) return;
-    http.sendAsync(request, BodyHandlers.ofByteArray())
+    CompletableFuture<HttpResponse<byte[]>> sending =
+        http.sendAsync(request, BodyHandlers.ofByteArray());
+    // The request's own timeout ends at the response headers (JDK 17): a body that stops
+    // half-way would hang the call for good, so the whole exchange has the same limit.
+    sending
+        .copy()
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .whenComplete(
             (response, failure) -> {
               try {
                 if (failure != null) {
-                  result.completeExceptionally(Failures.transport(request, unwrap(failure)));
+                  Throwable cause = unwrap(failure);
+                  if (cause instanceof TimeoutException) {
+                    sending.cancel(true);
+                    cause = new HttpTimeoutException("the response did not complete in time");
+                  }
+                  result.completeExceptionally(Failures.transport(request, cause));
                 } else if (response.statusCode() == 200) {
                   result.complete(onSuccess.apply(response));
                 } else {
