@@ -22,7 +22,7 @@ repo="$PWD/target/offline-repo"
 rm -rf "$repo" && mkdir -p "$repo" && cp -rs /usr/share/maven-repo/. "$repo/"
 
 status=0
-mvn --batch-mode --offline -Dmaven.repo.local="$repo" verify 2>&1 | tee target/ci.log ||
+mvn --batch-mode --offline -Dstyle.color=never -Dmaven.repo.local="$repo" verify 2>&1 | tee target/ci.log ||
   status=$?
 summary=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' target/ci.log | tail -n 1 || true)
 echo "${summary#*\] }"

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * export, then 410 once its {@value #TTL_SECONDS} s lifetime is over.
  */
 class LifecycleTest {
-  static final int LAG_SECONDS = 2;
-  static final int TTL_SECONDS = 9;
+  static final int LAG_SECONDS = 3;
+  static final int TTL_SECONDS = 10;
   /** src/exports/missing.ts: what the service asks a caller to wait for a not-yet-visible ID. */
   static final int NOT_READY_RETRY_AFTER_SECONDS = 5;
 
