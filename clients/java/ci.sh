@@ -25,5 +25,6 @@ status=0
 mvn --batch-mode --offline -Dstyle.color=never -Dmaven.repo.local="$repo" verify 2>&1 | tee target/ci.log ||
   status=$?
 summary=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' target/ci.log | tail -n 1 || true)
-echo "${summary#*\] }"
+# Maven leaves a colour reset without a newline at the very end; the summary gets its own line.
+printf '\n%s\n' "${summary#*\] }"
 exit "$status"
