@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.exportservice.client.Export;
 import dev.exportservice.client.ExportClient;
 import dev.exportservice.client.ExportServiceException;
 import dev.exportservice.client.RateLimitedException;
@@ -27,6 +28,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -195,6 +197,18 @@ class TransportTest {
     // Two waits of one second fit the budget, a third does not: three requests, no storm.
     assertEquals(3, answers.requests.get());
     for (long gap : answers.gapsMillis()) assertTrue(gap >= 1000, answers.gapsMillis().toString());
+  }
+
+  @Test
+  void cancellingTheFutureStopsFurtherTries() throws Exception {
+    Answers answers = new Answers();
+    for (int i = 0; i < 5; i++) answers.add(503, Map.of("Retry-After", "1"), "");
+    ExportClient client = ExportClient.builder(answers.url()).maxRetryWait(Duration.ofSeconds(10)).build();
+    CompletableFuture<Export> call = client.fetch("123456", null);
+    while (answers.requests.get() == 0) Thread.sleep(10);
+    assertTrue(call.cancel(false));
+    Thread.sleep(2500);
+    assertEquals(1, answers.requests.get(), "no try after the cancel");
   }
 
   /** A local server that gives the queued answers in turn and counts the requests. */
