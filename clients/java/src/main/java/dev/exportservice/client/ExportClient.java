@@ -121,8 +121,15 @@ public final class ExportClient {
       CompletableFuture<T> result) {
     // The caller cancelled (or gave up on) the future: no further request.
     if (result.isDone()) return;
-    CompletableFuture<HttpResponse<byte[]>> sending =
-        http.sendAsync(request, BodyHandlers.ofByteArray());
+    CompletableFuture<HttpResponse<byte[]>> sending;
+    try {
+      sending = http.sendAsync(request, BodyHandlers.ofByteArray());
+    } catch (RuntimeException e) {
+      // Never expected (the request was checked when the client was built), but a retry runs
+      // on the delayed executor, where a throw would leave the future pending for ever.
+      result.completeExceptionally(Failures.unexpected(request, e));
+      return;
+    }
     // The request's own timeout ends at the response headers (JDK 17): a body that stops
     // half-way would hang the call for good, so the whole exchange has the same limit.
     sending
