@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * An export's life as a caller sees it, with `npm start` acting as a far location that KV
@@ -21,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * {@code not_ready} at first (waited out within the budget, refused at once beyond it), then the
  * export, then 410 once its {@value #TTL_SECONDS} s lifetime is over.
  */
+// The 503 test first: the export the 410 test waits for expires meanwhile.
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LifecycleTest {
   static final int LAG_SECONDS = 3;
   static final int TTL_SECONDS = 10;
@@ -58,6 +63,7 @@ class LifecycleTest {
   }
 
   @Test
+  @Order(1)
   void notReadyRightAfterPublishingIsWaitedOutWithinTheBudget() throws Exception {
     String id = service.publish(DOCUMENT);
     long start = System.nanoTime();
@@ -96,6 +102,7 @@ class LifecycleTest {
   }
 
   @Test
+  @Order(2)
   void anExpiredExportIs410AndSaysToPublishAgain() throws Exception {
     long expiredAt = expiringPublishedAt + Duration.ofSeconds(TTL_SECONDS + 1).toNanos();
     Thread.sleep(Math.max(0, (expiredAt - System.nanoTime()) / 1_000_000));
