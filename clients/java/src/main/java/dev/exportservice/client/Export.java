@@ -1,0 +1,60 @@
+package dev.exportservice.client;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A published export as the service sent it: the JSON document {@code {"content": {...}}} with
+ * the tag substituted, byte for byte. Parse it with the JSON library your server already has
+ * (Gson on Bukkit, Paper and Fabric); this library needs none.
+ */
+public final class Export {
+  private final byte[] bytes;
+  private final String body;
+  private final long expiresInSeconds;
+  private final RateLimit rateLimit;
+
+  /** An export; for tests of code that consumes one. {@code bytes} is copied. */
+  public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
+    this.bytes = bytes.clone();
+    this.body = new String(this.bytes, StandardCharsets.UTF_8);
+    this.expiresInSeconds = expiresInSeconds;
+    this.rateLimit = rateLimit;
+  }
+
+  static Export of(HttpResponse<byte[]> response) {
+    Failures.requireJson(response);
+    return new Export(
+        response.body(),
+        ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
+        ResponseHeaders.rateLimit(response.headers()));
+  }
+
+  /** The JSON document as text (UTF-8), exactly as served. */
+  public String body() {
+    return body;
+  }
+
+  /** The same document as the bytes that were served; a fresh copy on every call. */
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  /**
+   * Whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when the response did
+   * not say (a proxy stripped the header). Exports live 10 minutes: save what you keep.
+   */
+  public long expiresInSeconds() {
+    return expiresInSeconds;
+  }
+
+  /** The rate-limit state after this request, or null when the response carried none. */
+  public RateLimit rateLimit() {
+    return rateLimit;
+  }
+
+  @Override
+  public String toString() {
+    return "Export[" + bytes.length + " bytes, expires in " + expiresInSeconds + " s]";
+  }
+}

@@ -1,0 +1,295 @@
+package dev.exportservice.client;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The client of a published export retrieval service: {@code GET} and {@code HEAD}
+ * {@code /server-api?id=...&tag=...}, asynchronous, with typed errors and {@code Retry-After}
+ * honoured.
+ *
+ * <p>Every call returns at once with a {@link CompletableFuture}; nothing blocks the calling
+ * thread, waits between retries included. A failed call completes the future exceptionally with
+ * an {@link ExportException} subclass: {@code whenComplete} and {@code exceptionally} on the
+ * returned future receive it as it is, while {@code join()} wraps it in a
+ * {@link CompletionException} (as the JDK does for every future).
+ *
+ * <p>An instance is immutable and thread-safe: build one per plugin and share it. It holds one
+ * {@link HttpClient}, whose connections are reused between calls.
+ */
+public final class ExportClient {
+  /** Per-request timeout when the builder sets none. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+  /** Shortest wait between two tries, so that a {@code Retry-After: 0} cannot become a loop. */
+  public static final Duration MIN_RETRY_WAIT = Duration.ofSeconds(1);
+
+  // Spec 8: exactly six ASCII digits; other scripts' digits do not count.
+  private static final Pattern PUBLICATION_ID = Pattern.compile("[0-9]{6}");
+  private static final String HEAD = "HEAD";
+  private static final String GET = "GET";
+
+  private final URI endpoint;
+  private final HttpClient http;
+  private final String userAgent;
+  private final Duration timeout;
+  private final Duration maxRetryWait;
+  private final List<String[]> extraHeaders;
+
+  private ExportClient(Builder builder) {
+    this.endpoint = endpointOf(builder.baseUri);
+    this.timeout = builder.timeout;
+    this.maxRetryWait = builder.maxRetryWait;
+    this.userAgent =
+        builder.userAgent == null
+            ? LibraryVersion.PRODUCT
+            : builder.userAgent + " " + LibraryVersion.PRODUCT;
+    this.extraHeaders = List.copyOf(builder.extraHeaders);
+    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    // Fails now, not on the first call, for a header the JDK refuses (e.g. Host, Connection).
+    request(GET, "000000", null);
+  }
+
+  /**
+   * A builder for a client of the service at {@code baseUri}, e.g.
+   * {@code https://models.example.net}; a path prefix is kept ({@code https://host/models/}).
+   */
+  public static Builder builder(URI baseUri) {
+    return new Builder(baseUri);
+  }
+
+  /**
+   * {@code GET}: the export published under {@code id}, with {@code tag} substituted for
+   * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model}).
+   *
+   * <p>A malformed ID fails with {@link InvalidRequestException} without a request.
+   */
+  public CompletableFuture<Export> fetch(String id, String tag) {
+    return call(GET, id, tag, Export::of);
+  }
+
+  /**
+   * {@code HEAD}: whether the export exists, its size and remaining lifetime, without its body.
+   * Costs one request of the rate limit, like a {@code GET}.
+   */
+  public CompletableFuture<ExportInfo> head(String id, String tag) {
+    return call(HEAD, id, tag, ExportInfo::of);
+  }
+
+  /** Whether {@code id} is a publication ID: exactly six ASCII digits. */
+  public static boolean isPublicationId(String id) {
+    return id != null && PUBLICATION_ID.matcher(id).matches();
+  }
+
+  /** The address every call goes to: the base URI with {@code server-api} appended. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  private <T> CompletableFuture<T> call(
+      String method, String id, String tag, Function<HttpResponse<byte[]>, T> onSuccess) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    if (!isPublicationId(id)) {
+      result.completeExceptionally(InvalidRequestException.malformedId(id));
+      return result;
+    }
+    attempt(request(method, id, tag), onSuccess, 0, result);
+    return result;
+  }
+
+  /** One try; on a retryable answer, schedules the next without holding any thread. */
+  private <T> void attempt(
+      HttpRequest request,
+      Function<HttpResponse<byte[]>, T> onSuccess,
+      long waitedMillis,
+      CompletableFuture<T> result) {
+    // The caller cancelled (or gave up on) the future: no further request.
+    if (result.isDone()) return;
+    CompletableFuture<HttpResponse<byte[]>> sending;
+    try {
+      sending = http.sendAsync(request, BodyHandlers.ofByteArray());
+    } catch (RuntimeException e) {
+      // Never expected (the request was checked when the client was built), but a retry runs
+      // on the delayed executor, where a throw would leave the future pending for ever.
+      result.completeExceptionally(Failures.unexpected(request, e));
+      return;
+    }
+    // The request's own timeout ends at the response headers (JDK 17): a body that stops
+    // half-way would hang the call for good, so the whole exchange has the same limit.
+    sending
+        .copy()
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .whenComplete(
+            (response, failure) -> {
+              try {
+                if (failure != null) {
+                  Throwable cause = unwrap(failure);
+                  if (cause instanceof TimeoutException) {
+                    sending.cancel(true);
+                    cause = new HttpTimeoutException("the response did not complete in time");
+                  }
+                  result.completeExceptionally(Failures.transport(request, cause));
+                } else if (response.statusCode() == 200) {
+                  result.complete(onSuccess.apply(response));
+                } else {
+                  ExportException error = Failures.of(response);
+                  long waitMillis = retryWaitMillis(error);
+                  if (waitMillis < 0 || waitedMillis + waitMillis > maxRetryWait.toMillis()) {
+                    result.completeExceptionally(error);
+                  } else {
+                    CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS)
+                        .execute(() -> attempt(request, onSuccess, waitedMillis + waitMillis, result));
+                  }
+                }
+              } catch (ExportException e) {
+                result.completeExceptionally(e);
+              } catch (RuntimeException e) {
+                result.completeExceptionally(Failures.unexpected(request, e));
+              }
+            });
+  }
+
+  /**
+   * Milliseconds to wait before trying again, or -1 when the error is not worth retrying: only a
+   * 429 or 503 that says how long to wait is (a 503 with {@code Retry-After} is this service's
+   * "just published, not visible here yet").
+   */
+  private static long retryWaitMillis(ExportException error) {
+    long seconds;
+    if (error instanceof RateLimitedException) {
+      seconds = ((RateLimitedException) error).retryAfterSeconds();
+    } else if (error instanceof ServiceUnavailableException) {
+      seconds = ((ServiceUnavailableException) error).retryAfterSeconds();
+    } else {
+      return -1;
+    }
+    if (seconds < 0) return -1;
+    return Math.max(MIN_RETRY_WAIT.toMillis(), TimeUnit.SECONDS.toMillis(seconds));
+  }
+
+  private HttpRequest request(String method, String id, String tag) {
+    StringBuilder query = new StringBuilder("id=").append(id);
+    if (tag != null) query.append("&tag=").append(encodeQueryValue(tag));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(endpoint + "?" + query))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", userAgent)
+            .method(method, HttpRequest.BodyPublishers.noBody());
+    // Plain http is local development: HTTP/1.1 spares it the h2c upgrade dance.
+    if ("http".equalsIgnoreCase(endpoint.getScheme())) request.version(HttpClient.Version.HTTP_1_1);
+    for (String[] header : extraHeaders) request.header(header[0], header[1]);
+    return request.build();
+  }
+
+  /** RFC 3986 percent-encoding of a query value ({@code URLEncoder} writes a space as '+'). */
+  private static String encodeQueryValue(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static URI endpointOf(URI base) {
+    Objects.requireNonNull(base, "baseUri");
+    String scheme = base.getScheme();
+    if (scheme == null
+        || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+        || base.getHost() == null) {
+      throw new IllegalArgumentException("The base URI must be an http(s) address, got " + base);
+    }
+    if (base.getRawQuery() != null || base.getRawFragment() != null) {
+      throw new IllegalArgumentException("The base URI must have no query or fragment: " + base);
+    }
+    String text = base.toString();
+    return URI.create(text.endsWith("/") ? text + "server-api" : text + "/server-api");
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  /** Settings of an {@link ExportClient}; every one has a default. */
+  public static final class Builder {
+    private final URI baseUri;
+    private String userAgent;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration maxRetryWait = Duration.ZERO;
+    private final List<String[]> extraHeaders = new ArrayList<>();
+
+    private Builder(URI baseUri) {
+      this.baseUri = Objects.requireNonNull(baseUri, "baseUri");
+    }
+
+    /**
+     * Your plugin's product token, e.g. {@code MyPlugin/1.2}: sent as {@code User-Agent}, with
+     * the library's own name and version after it.
+     */
+    public Builder userAgent(String userAgent) {
+      Objects.requireNonNull(userAgent, "userAgent");
+      if (userAgent.isBlank() || userAgent.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        throw new IllegalArgumentException("A User-Agent is one line of visible text");
+      }
+      this.userAgent = userAgent.strip();
+      return this;
+    }
+
+    /**
+     * How long one request may take, connecting and reading the whole body included; default
+     * 10 s. A wait on {@code Retry-After} does not count against it.
+     */
+    public Builder timeout(Duration timeout) {
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("The timeout must be positive, got " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * The total time the client may spend waiting on {@code Retry-After} (429 and 503) for one
+     * call; default zero, which never retries. A wait that would go past it is not started: the
+     * call fails at once with the error, which says how long the service asked to wait.
+     */
+    public Builder maxRetryWait(Duration maxRetryWait) {
+      if (maxRetryWait == null || maxRetryWait.isNegative()) {
+        throw new IllegalArgumentException("maxRetryWait must be zero or more, got " + maxRetryWait);
+      }
+      this.maxRetryWait = maxRetryWait;
+      return this;
+    }
+
+    /**
+     * A header sent with every request, e.g. what a proxy in front of the service requires.
+     * Headers the JDK manages itself (Host, Connection, Content-Length ...) are refused.
+     */
+    public Builder header(String name, String value) {
+      extraHeaders.add(
+          new String[] {Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")});
+      return this;
+    }
+
+    /** The client; throws {@link IllegalArgumentException} for an unusable base URI or header. */
+    public ExportClient build() {
+      return new ExportClient(this);
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package org.bukkit.command;
+
+/** Stub of Bukkit's Command. */
+public abstract class Command {}

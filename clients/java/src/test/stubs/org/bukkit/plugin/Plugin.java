@@ -1,0 +1,4 @@
+package org.bukkit.plugin;
+
+/** Stub of Bukkit's Plugin. */
+public interface Plugin {}

@@ -1,0 +1,4 @@
+package org.bukkit.scheduler;
+
+/** Stub of Bukkit's BukkitTask. */
+public interface BukkitTask {}
