@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readAnimations, readCommand, type Animation } from '../../src/try-it/model/animations'
 import { readDisplays, type Display } from '../../src/try-it/model/displays'
 import { IDENTITY, type Matrix } from '../../src/try-it/model/matrix'
-import { buildTimeline } from '../../src/try-it/model/timeline'
+import { buildTimeline, tagIndex } from '../../src/try-it/model/timeline'
 import { FIXTURES } from '../support/fixtures'
 
 function contentOf(name: string): unknown {
@@ -129,6 +129,28 @@ describe('buildTimeline', () => {
       displays,
     )
     expect(translation(timeline.matricesAt(2)[0]!)).toEqual([7, 0, 0])
+  })
+
+  it('gives the same matrices whatever order ticks are asked in, checkpoints or none', () => {
+    for (const name of ['stone-gate-136-displays', 'animated-80-displays', 'reading-41-displays']) {
+      const content = contentOf(name)
+      const model = displaysOf(content)
+      const played = readAnimations(content).animations[0]!
+      const ticks = Array.from({ length: played.durationTicks + 1 }, (_, t) => t)
+      // Forward in one timeline that keeps every frame's state...
+      const everyFrame = buildTimeline(played, model, Number.MAX_SAFE_INTEGER)
+      const forward = ticks.map((t) => everyFrame.matricesAt(t))
+      // ...and shuffled, backward and in halves in one that keeps a checkpoint every few frames.
+      const sparse = buildTimeline(played, model, model.length * 3)
+      const order = [...ticks.reverse(), ...ticks.filter((t) => t % 3 === 1), ...ticks]
+      for (const t of order) expect(sparse.matricesAt(t), `${name} tick ${t}`).toEqual(forward[t])
+    }
+  })
+
+  it('indexes each display once under each of its tags, in order', () => {
+    const tagged = (tags: string[]): Display => ({ ...displays[0]!, tags })
+    const index = tagIndex([tagged(['a', 'b']), tagged(['a', 'a']), tagged(['b'])])
+    expect(Object.fromEntries(index)).toEqual({ a: [0, 1], b: [0, 2] })
   })
 
   it('moves the real models: the gate opens, the animated model moves', () => {
