@@ -5,6 +5,7 @@
  */
 import { readAnimations } from '../model/animations.js'
 import { readDisplays, type Display } from '../model/displays.js'
+import { MAX_DRAWN_DISPLAYS, placeDisplays } from '../model/placement.js'
 import { animationPlayer } from './animation-player.js'
 import { element } from './dom.js'
 import { createPreview, type Preview } from './model-preview.js'
@@ -41,13 +42,17 @@ function drawModel(section: HTMLElement, content: unknown): void {
   section.append(summary(reading.displays, animations.length))
   const viewport = element('div', 'viewport')
   section.append(viewport)
-  const preview = createPreview(viewport, reading.displays)
+  const placement = placeDisplays(reading.displays)
+  const preview = createPreview(viewport, reading.displays, placement.drawn)
   if (typeof preview === 'string') {
     viewport.remove()
     section.append(message(`${preview} The export's content is below.`))
     return
   }
   current = preview
+  if (preview.drawnCount < reading.displays.length) {
+    section.insertBefore(drawnLine(preview.drawnCount, reading.displays.length), viewport)
+  }
   section.append(
     element(
       'p',
@@ -56,8 +61,22 @@ function drawModel(section: HTMLElement, content: unknown): void {
     ),
   )
   if (animations.length > 0) section.append(animationPlayer(animations, reading.displays, preview))
-  const problems = [...reading.problems, ...animationProblems]
-  if (problems.length > 0) section.append(problemList(problems))
+  const problems = [...placement.problems, ...reading.problems, ...animationProblems]
+  const more = placement.moreProblems
+  if (problems.length > 0) section.append(problemList(problems, more))
+}
+
+/** Says how many displays the picture shows when it does not show them all. */
+function drawnLine(drawn: number, all: number): HTMLElement {
+  const line = element(
+    'p',
+    'model-drawn',
+    `Drawn ${drawn.toLocaleString('en')} of ${all.toLocaleString('en')} displays: ` +
+      `the preview draws at most ${MAX_DRAWN_DISPLAYS.toLocaleString('en')}, and leaves out ` +
+      'those listed below.',
+  )
+  line.dataset['testid'] = 'drawn-count'
+  return line
 }
 
 /** Removes the model (a new lookup, or an error). */
@@ -91,20 +110,21 @@ function message(text: string): HTMLElement {
   return note
 }
 
-function problemList(problems: string[]): HTMLElement {
+function problemList(problems: string[], uncounted: number): HTMLElement {
   const box = element('details', 'model-problems')
+  const total = problems.length + uncounted
   box.append(
     element(
       'summary',
       undefined,
-      `${problems.length} part${problems.length === 1 ? '' : 's'} could not be read`,
+      `${total} part${total === 1 ? '' : 's'} could not be read or drawn`,
     ),
   )
   const list = element('ul')
   for (const problem of problems.slice(0, SHOWN_PROBLEMS))
     list.append(element('li', undefined, problem))
-  if (problems.length > SHOWN_PROBLEMS) {
-    list.append(element('li', undefined, `and ${problems.length - SHOWN_PROBLEMS} more`))
+  if (total > SHOWN_PROBLEMS) {
+    list.append(element('li', undefined, `and ${total - SHOWN_PROBLEMS} more`))
   }
   box.append(list)
   return box
