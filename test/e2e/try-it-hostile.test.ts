@@ -99,15 +99,18 @@ describe('the try-it page with a hostile export', () => {
       },
     )
     expect(await page.getByTestId('display-count').textContent()).toBe('10000 displays')
+    // Back from the first frame to the last: one step must not play every frame before it.
+    await page.getByRole('button', { name: 'Previous frame' }).click()
+    await page.getByRole('button', { name: 'Previous frame' }).click()
+    expect(await page.locator('#animation-clock').textContent()).toBe(
+      'tick 9999 of 10000 · frame 9999',
+    )
     await page.getByRole('button', { name: 'Play' }).click()
     await expect
       .poll(() => page.locator('#animation-clock').textContent(), { timeout: 10_000 })
-      .not.toMatch(/^tick 0 /)
+      .toMatch(/^tick \d{1,3} /)
     await page.waitForTimeout(1_000)
     await page.getByRole('button', { name: 'Pause' }).click()
-    // Far into the animation: one step must not replay every frame before it.
-    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Previous frame' }).click()
-    expect(await page.locator('#animation-clock').textContent()).toMatch(/frame 99\d\d$/)
     const longest = await longestTaskMs()
     figures['animation 10,000 displays x 10,000 frames']!.longestTaskMs = longest
     expect(longest).toBeLessThan(LONGEST_TASK_BOUND_MS)

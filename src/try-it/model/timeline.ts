@@ -5,29 +5,29 @@
  * first pose a display stands where `passengers` put it. Matrices are blended element by
  * element, which is close to Minecraft's decomposed blend at a frame's short steps.
  *
- * Frames are played forward on demand, not all up front: an export can hold displays x frames
+ * Nothing is computed per display and frame up front: an export can hold displays x frames
  * poses (10,000 displays sharing a tag, moved in each of 10,000 frames, fit in 2.5 MB). The
- * state after a frame (each display's running blend) is kept for checkpoints only, spaced so that
- * all of them together hold at most MAX_KEPT_SEGMENTS entries; a tick is reached from the nearest
- * checkpoint before it, so a step costs at most one checkpoint interval of frames.
+ * timeline keeps, per tag, the frames that pose it (as many entries as the export has poses),
+ * and a display's matrix at a tick is found when that tick is shown: its latest pose by then,
+ * blended from where the display was when that pose began, which is found the same way while
+ * blends overlap, at most MAX_BLEND_CHAIN deep.
  */
-import type { Animation } from './animations'
+import type { Animation, Pose } from './animations'
 import type { Display } from './displays'
 import { lerpMatrix, type Matrix } from './matrix'
 
-/** One display's blend: from `from` at `tick` to `to` over `ticks` ticks. */
-interface Segment {
-  tick: number
-  ticks: number
-  from: Matrix
-  to: Matrix
+/**
+ * Overlapping blends followed back at most: a pose that starts while this many earlier blends
+ * are all still under way starts from the oldest one's target, not from its running blend.
+ */
+export const MAX_BLEND_CHAIN = 64
+
+/** A pose of a tag in a frame: its frame's position in tick order and its place in the frame. */
+interface TagPose {
+  frame: number
+  order: number
+  pose: Pose
 }
-
-/** Each display's latest segment (undefined: not moved yet), after some frames. */
-type State = readonly (Segment | undefined)[]
-
-/** Entries (one per display) all checkpoints together may hold: 8 MB of references. */
-export const MAX_KEPT_SEGMENTS = 1_000_000
 
 export interface Timeline {
   durationTicks: number
@@ -38,78 +38,70 @@ export interface Timeline {
   matricesAt(tick: number): Matrix[]
 }
 
-/**
- * The timeline of an animation over these displays, matched by tag; its checkpoints hold at most
- * `keptSegments` entries.
- */
-export function buildTimeline(
-  animation: Animation,
-  displays: readonly Display[],
-  keptSegments = MAX_KEPT_SEGMENTS,
-): Timeline {
-  const byTag = tagIndex(displays)
-  const frames = animation.frames
-  const interval = Math.max(1, Math.ceil((frames.length * displays.length) / keptSegments))
-  // checkpoints[k]: the state after frames [0, k * interval).
-  const checkpoints: State[] = [displays.map(() => undefined)]
-  // The last state reached, and how many frames it has played.
-  let current: { played: number; state: (Segment | undefined)[] } = {
-    played: 0,
-    state: [...checkpoints[0]!],
+/** The timeline of an animation over these displays, matched by tag. */
+export function buildTimeline(animation: Animation, displays: readonly Display[]): Timeline {
+  const frameTicks = animation.frames.map((f) => f.tick)
+  const posesByTag = new Map<string, TagPose[]>()
+  for (const [frame, { poses }] of animation.frames.entries()) {
+    for (const [order, pose] of poses.entries()) {
+      const list = posesByTag.get(pose.tag)
+      if (list === undefined) posesByTag.set(pose.tag, [{ frame, order, pose }])
+      else list.push({ frame, order, pose })
+    }
+  }
+  const tagsOf = displays.map((d) => [...new Set(d.tags)])
+
+  /** The display's last pose in frames [0, lastFrame], or undefined. */
+  function latestPose(i: number, lastFrame: number): TagPose | undefined {
+    // Poses of several tags: the latest frame wins, and in one frame the later command.
+    let best: TagPose | undefined
+    for (const tag of tagsOf[i]!) {
+      const found = lastAtOrBefore(posesByTag.get(tag) ?? [], lastFrame)
+      if (found === undefined) continue
+      if (best === undefined || found.frame > best.frame) best = found
+      else if (found.frame === best.frame && found.order > best.order) best = found
+    }
+    return best
   }
 
-  function stateAfter(played: number): State {
-    const k = Math.min(Math.floor(played / interval), checkpoints.length - 1)
-    if (played < current.played || k * interval > current.played) {
-      current = { played: k * interval, state: [...checkpoints[k]!] }
-    }
-    while (current.played < played) {
-      apply(frames[current.played]!, current.state)
-      current.played++
-      const k = current.played / interval
-      if (Number.isInteger(k) && k === checkpoints.length) checkpoints.push([...current.state])
-    }
-    return current.state
-  }
-
-  function apply(frame: Animation['frames'][number], state: (Segment | undefined)[]): void {
-    // Every pose of a frame starts from where its display was before the frame: a later
-    // command for the same display in the same frame replaces the earlier one.
-    const before = new Map<number, Segment | undefined>()
-    for (const pose of frame.poses) {
-      for (const i of byTag.get(pose.tag) ?? []) {
-        if (!before.has(i)) before.set(i, state[i])
-        const from = matrixOf(before.get(i), displays[i]!, frame.tick)
-        state[i] = { tick: frame.tick, ticks: pose.interpolationTicks, from, to: pose.matrix }
-      }
-    }
+  /** Where display `i` is at `tick`, with the frames [0, lastFrame] played. */
+  function matrixAt(i: number, tick: number, lastFrame: number, depth: number): Matrix {
+    const latest = latestPose(i, lastFrame)
+    if (latest === undefined) return displays[i]!.matrix
+    const { pose } = latest
+    const start = frameTicks[latest.frame]!
+    const t = pose.interpolationTicks <= 0 ? 1 : (tick - start) / pose.interpolationTicks
+    if (t >= 1) return pose.matrix
+    const from =
+      depth >= MAX_BLEND_CHAIN
+        ? (latestPose(i, latest.frame - 1)?.pose.matrix ?? displays[i]!.matrix)
+        : matrixAt(i, start, latest.frame - 1, depth + 1)
+    return lerpMatrix(from, pose.matrix, t)
   }
 
   const durationTicks = Math.max(animation.durationTicks, 0)
-  const frameTicks = frames.map((f) => f.tick)
   return {
     durationTicks,
     stepTicks: animation.stepTicks,
     frameTicks,
     matricesAt(tick) {
       const t = Math.min(Math.max(tick, 0), durationTicks)
-      const state = stateAfter(playedBy(frameTicks, t))
-      return state.map((segment, i) => matrixOf(segment, displays[i]!, t))
+      const lastFrame = playedBy(frameTicks, t) - 1
+      return displays.map((_, i) => matrixAt(i, t, lastFrame, 0))
     },
   }
 }
 
-/** The displays of each tag, in order, built in one pass. */
-export function tagIndex(displays: readonly Display[]): Map<string, number[]> {
-  const byTag = new Map<string, number[]>()
-  for (const [i, display] of displays.entries()) {
-    for (const tag of display.tags) {
-      const list = byTag.get(tag)
-      if (list === undefined) byTag.set(tag, [i])
-      else if (list[list.length - 1] !== i) list.push(i)
-    }
+/** The last of `poses` (in frame order) in frames [0, lastFrame]; in a frame, the later one. */
+function lastAtOrBefore(poses: readonly TagPose[], lastFrame: number): TagPose | undefined {
+  let low = 0
+  let high = poses.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (poses[mid]!.frame <= lastFrame) low = mid + 1
+    else high = mid
   }
-  return byTag
+  return low === 0 ? undefined : poses[low - 1]
 }
 
 /** How many frames (in tick order) have started by `tick`. */
@@ -122,11 +114,4 @@ function playedBy(frameTicks: readonly number[], tick: number): number {
     else high = mid
   }
   return low
-}
-
-/** Where a display is at `tick`, given its latest segment by then. */
-function matrixOf(segment: Segment | undefined, display: Display, tick: number): Matrix {
-  if (segment === undefined) return display.matrix
-  if (segment.ticks <= 0) return segment.to
-  return lerpMatrix(segment.from, segment.to, (tick - segment.tick) / segment.ticks)
 }
