@@ -67,7 +67,10 @@ export function createPreview(
   let renderer: WebGLRenderer
   try {
     // preserveDrawingBuffer: the picture stays readable after it is shown (screenshots, tests).
-    renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true })
+    // Antialiasing multiplies the cost of every pixel drawn, which a software renderer pays in
+    // seconds for tens of thousands of boxes; a model that large goes without.
+    const antialias = drawn.length <= MAX_EDGED_DISPLAYS
+    renderer = new WebGLRenderer({ antialias, preserveDrawingBuffer: true })
   } catch {
     return 'This browser cannot draw the model: WebGL is not available.'
   }

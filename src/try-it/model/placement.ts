@@ -8,8 +8,12 @@
 import type { Display } from './displays'
 import type { Matrix } from './matrix'
 
-/** Displays drawn at most; the page says how many it drew of how many. */
-export const MAX_DRAWN_DISPLAYS = 20_000
+/**
+ * Displays drawn at most; the page says how many it drew of how many. Where WebGL runs in
+ * software (SwiftShader), a frame of boxes costs about 50 microseconds each on top of 0.3 s, so
+ * this keeps a frame of the largest model near half a second there; real models hold hundreds.
+ */
+export const MAX_DRAWN_DISPLAYS = 5_000
 /** A display further than this from the middle of the model (in blocks, per axis) is left out. */
 export const MAX_DISTANCE_BLOCKS = 1_000
 /** A display scaled or sheared beyond this (any element of its 3x3 part) is left out. */
