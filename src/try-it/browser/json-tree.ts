@@ -9,8 +9,10 @@ import { element } from './dom.js'
 
 /** Strings longer than this show their start; the whole string is one click away. */
 export const LONG_STRING_CHARS = 160
-/** Nodes this deep or shallower start open. */
+/** Nodes this deep or shallower start open... */
 const OPEN_DEPTH = 1
+/** ...while the children they show add up to at most this many. */
+const OPENED_CHILDREN = 1_000
 /** Children built at a time. */
 export const PAGE_SIZE = 200
 
@@ -19,11 +21,16 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 /** The tree of `value`, its root labelled `label`. */
 export function jsonTree(label: string, value: unknown): HTMLElement {
   const root = element('div', 'json-tree')
-  root.append(node(label, value as Json, 0))
+  root.append(node(label, value as Json, 0, { children: OPENED_CHILDREN }))
   return root
 }
 
-function node(label: string, value: Json, depth: number): HTMLElement {
+/** How many more children branches may show by starting open. */
+interface OpenBudget {
+  children: number
+}
+
+function node(label: string, value: Json, depth: number, budget: OpenBudget): HTMLElement {
   if (value === null || typeof value !== 'object') return leaf(label, value)
   const keys = Array.isArray(value) ? null : Object.keys(value)
   const count = keys === null ? (value as Json[]).length : keys.length
@@ -46,7 +53,7 @@ function node(label: string, value: Json, depth: number): HTMLElement {
     for (; shown < end; shown++) {
       const [key, child] = childAt(shown)
       const item = element('li')
-      item.append(node(key, child, depth + 1))
+      item.append(node(key, child, depth + 1, budget))
       list.append(item)
     }
     if (shown < count) {
@@ -60,7 +67,9 @@ function node(label: string, value: Json, depth: number): HTMLElement {
   }
   more.addEventListener('click', showMore)
   branch.addEventListener('toggle', () => branch.open && list === null && showMore())
-  if (depth <= OPEN_DEPTH) {
+  const firstPage = Math.min(PAGE_SIZE, count)
+  if (depth <= OPEN_DEPTH && (depth === 0 || budget.children >= firstPage)) {
+    budget.children -= firstPage
     showMore()
     branch.open = true
   }
