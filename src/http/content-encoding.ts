@@ -37,7 +37,9 @@ export type EncodingChoice = ContentCoding | 'identity' | null
 const COMPRESSIBLE_TYPES = new Set(['application/json', 'text/html', 'text/plain'])
 
 /** One element of Accept-Encoding: a coding or `*`, and an optional weight. */
-const ELEMENT = /^(?<coding>[a-z]+|\*)(?:\s*;\s*q=(?<weight>\d+(?:\.\d+)?))?$/i
+const ELEMENT_ANY_CASE = /^(?<coding>[a-z]+|\*)(?:\s*;\s*q=(?<weight>\d+(?:\.\d+)?))?$/i
+/** The same, as the runtime's rule reads it: lower-case names only. */
+const ELEMENT_LOWER_CASE = /^(?<coding>[a-z]+|\*)(?:\s*;\s*q=(?<weight>\d+(?:\.\d+)?))?$/
 
 /**
  * Sets `Content-Encoding` (and drops `Content-Length`) on every answer with a compressible body
@@ -68,9 +70,21 @@ export function contentEncoding(): MiddlewareHandler {
 /** The `Content-Encoding` for a client's Accept-Encoding. */
 export function chosenCoding(acceptEncoding: string | null): EncodingChoice {
   if (acceptEncoding === null) return null
+  const coding = choice(acceptEncoding, true)
+  // The runtime's rule reads lower-case names only: where it sees identity refused and nothing
+  // it applies (`GZIP, identity;q=0`), it would replace a compressed answer with its bare 415.
+  if (coding !== null && coding !== 'identity' && choice(acceptEncoding, false) === 'identity') {
+    return 'identity'
+  }
+  return coding
+}
+
+/** The choice for an Accept-Encoding, its coding names read in any case or lower case only. */
+function choice(acceptEncoding: string, ignoreCase: boolean): EncodingChoice {
+  const element = ignoreCase ? ELEMENT_ANY_CASE : ELEMENT_LOWER_CASE
   const elements: { coding: string; weight: number }[] = []
   for (const part of acceptEncoding.split(',')) {
-    const match = ELEMENT.exec(part.trim())
+    const match = element.exec(part.trim())
     if (match?.groups === undefined) continue
     const weight = match.groups.weight === undefined ? 1 : parseFloat(match.groups.weight)
     elements.push({ coding: match.groups.coding!.toLowerCase(), weight })

@@ -173,7 +173,7 @@ describe('an Accept-Encoding that refuses identity and offers nothing supported'
 
   // RFC 9110 section 12.5.3: with no acceptable coding the server should answer without one.
   // Left alone, the runtime replaced the Worker's answer with a bare 415 after it was counted.
-  it.each(['identity;q=0', '*;q=0', 'deflate, identity;q=0', 'compress, *;q=0'])(
+  it.each(['identity;q=0', '*;q=0', 'deflate, identity;q=0', 'compress, *;q=0', 'GZIP, *;q=0'])(
     'with %j gets the export uncompressed, as JSON with CORS and the rate-limit headers',
     async (accept) => {
       const headers = { 'Accept-Encoding': accept }

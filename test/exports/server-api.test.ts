@@ -339,6 +339,7 @@ describe('compression', () => {
     ['deflate, identity;q=0', 'identity'],
     ['br;q=0, gzip;q=0, identity;q=0', 'identity'],
     ['identity;q=0, gzip', 'gzip'],
+    ['GZIP, identity;q=0', 'identity'],
   ])('with Accept-Encoding %j answers Content-Encoding %j', async (accept, coding) => {
     await storeExport('241235', DOC)
     const headers: Record<string, string> = accept === null ? {} : { 'Accept-Encoding': accept }
