@@ -55,6 +55,13 @@ export function manyKeys(count: number): string {
   return document({ keys })
 }
 
+/** An export whose content holds `count` arrays of `length` numbers each. */
+export function wideTree(count: number, length: number): string {
+  const arrays: Record<string, number[]> = {}
+  for (let i = 0; i < count; i++) arrays[`list_${i}`] = Array.from({ length }, (_, j) => j)
+  return document(arrays)
+}
+
 /** `count` small block displays on a grid, in one passenger string. */
 export function manyDisplays(count: number): string {
   const side = Math.ceil(Math.sqrt(count))

@@ -17,6 +17,7 @@ import {
   manyDisplays,
   manyKeys,
   sharedTagAnimation,
+  wideTree,
 } from './hostile-exports'
 import { startLocalService, type LocalService } from './local-service'
 
@@ -130,6 +131,13 @@ describe('the try-it page with a hostile export', () => {
     await branch.getByRole('button', { name: /^Show \d+ more/ }).click()
     expect(await branch.locator(':scope > ul > li').count()).toBe(400)
     expect(await longestTaskMs()).toBeLessThan(LONGEST_TASK_BOUND_MS)
+  })
+
+  it('opens no more of a wide tree at first than a few thousand nodes', async () => {
+    const { page } = await open('1,000 arrays of 1,000 elements', wideTree(1_000, 1_000), tree)
+    // The content shows its first 200 arrays, of which the first few start open.
+    expect(await page.locator('#tree li').count()).toBeLessThan(2_000)
+    expect(await page.locator('#tree details[open]').count()).toBeGreaterThan(1)
   })
 
   it('draws 100,000 displays up to its cap and says how many it drew', async () => {
