@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The try-it page as Workers Static Assets, in build/assets/ (gitignored): index.html and
 // _headers from src/try-it/browser, its script (src/try-it/browser/page.ts with the client and
-// three) and style bundled by esbuild under content-hashed names in /assets/, so the bundle may
-// be cached for a year and the page for five minutes. wrangler runs this as its `[build]
+// three), the Web Worker that reads its model (model-worker.ts) and its style bundled by esbuild
+// under content-hashed names in /assets/, so the bundle may be cached for a year and the page
+// for five minutes. wrangler runs this as its `[build]
 // command` (`npm start`, `npm run build`, deploy, the bench) and vitest.config.ts before the
 // Workers tests read wrangler.toml. Files are replaced by rename and only when they change, so
 // a build running beside a server that reads them never shows it a half-written file.
@@ -19,29 +20,16 @@ const BUNDLE_DIR = join(ASSETS_DIR, 'assets')
 
 /** Builds build/assets/; resolves to the names and sizes of the files written there. */
 export async function buildAssets() {
-  const bundle = await build({
-    absWorkingDir: ROOT,
-    entryPoints: [join(PAGE, 'page.ts')],
-    tsconfig: join(PAGE, 'tsconfig.json'),
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: 'es2022',
-    platform: 'browser',
-    charset: 'utf8',
-    legalComments: 'none',
-    write: false,
-    logLevel: 'warning',
-  })
-  const files = new Map([
-    [
-      `assets/${hashed('try-it', 'js', bundle.outputFiles[0].contents)}`,
-      bundle.outputFiles[0].contents,
-    ],
-  ])
+  // The model reader's worker first: the page is bundled with its content-hashed name.
+  const worker = (await bundle('model-worker.ts')).outputFiles[0].contents
+  const workerName = `assets/${hashed('model-worker', 'js', worker)}`
+  const page = (await bundle('page.ts', { MODEL_WORKER_URL: JSON.stringify(`/${workerName}`) }))
+    .outputFiles[0].contents
+  const files = new Map([[`assets/${hashed('try-it', 'js', page)}`, page]])
+  files.set(workerName, worker)
   const style = readFileSync(join(PAGE, 'page.css'))
   files.set(`assets/${hashed('try-it', 'css', style)}`, style)
-  const [script, sheet] = [...files.keys()]
+  const [script, , sheet] = [...files.keys()]
   const html = readFileSync(join(PAGE, 'index.html'), 'utf8')
     .replace('/assets/try-it.js', `/${script}`)
     .replace('/assets/try-it.css', `/${sheet}`)
@@ -54,6 +42,25 @@ export async function buildAssets() {
     if (!files.has(`assets/${name}`)) rmSync(join(BUNDLE_DIR, name), { force: true })
   }
   return [...files].map(([name, bytes]) => ({ name, bytes: bytes.length }))
+}
+
+/** One script of the page bundled by esbuild, with its imports (the client, three). */
+function bundle(entry, define = {}) {
+  return build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(PAGE, entry)],
+    tsconfig: join(PAGE, 'tsconfig.json'),
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2022',
+    platform: 'browser',
+    charset: 'utf8',
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+    define,
+  })
 }
 
 function hashed(name, extension, bytes) {

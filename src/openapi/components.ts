@@ -54,8 +54,8 @@ export const HEADERS = {
     WHOLE_SECONDS,
   ),
   'Content-Encoding': header(
-    '`gzip` or `br`, whichever the client lists first in `Accept-Encoding`: the body is compressed and sent chunked, without `Content-Length`. A HEAD says the same as the GET.',
-    { enum: ['gzip', 'br'] },
+    "`gzip` or `br`, whichever the client lists first (by weight) in `Accept-Encoding`, names matched case-insensitively: the body is compressed and sent chunked, without `Content-Length`. `identity` when the client refuses an uncompressed answer (`identity;q=0` or `*;q=0`) but accepts neither gzip nor br (or names them in upper case only, which the runtime's own check does not read): the body is sent uncompressed with its `Content-Length`, as RFC 9110 section 12.5.3 advises. A HEAD says the same as the GET.",
+    { enum: ['gzip', 'br', 'identity'] },
   ),
   [EXPIRES_IN_HEADER]: header(
     'Whole seconds the export has left before it expires: a duration, not a timestamp.',

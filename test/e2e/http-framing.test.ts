@@ -162,6 +162,82 @@ describe('compression on the wire', () => {
   })
 })
 
+describe('an Accept-Encoding that refuses identity and offers nothing supported', () => {
+  let id: string
+  let expected: string
+  beforeAll(async () => {
+    const document = fixtureExport('reading-41-displays')
+    id = (await publishExport(service, document)).id
+    expected = document.replaceAll('[MODELSERVERTAG]', 'bde')
+  })
+
+  // RFC 9110 section 12.5.3: with no acceptable coding the server should answer without one.
+  // Left alone, the runtime replaced the Worker's answer with a bare 415 after it was counted.
+  it.each(['identity;q=0', '*;q=0', 'deflate, identity;q=0', 'compress, *;q=0', 'GZIP, *;q=0'])(
+    'with %j gets the export uncompressed, as JSON with CORS and the rate-limit headers',
+    async (accept) => {
+      const headers = { 'Accept-Encoding': accept }
+      const get = await send('GET', `/server-api?id=${id}&tag=bde`, headers)
+      expect(get.status).toBe(200)
+      expect(get.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(get.headers['content-encoding']).toBe('identity')
+      expect(get.headers['access-control-allow-origin']).toBe('*')
+      expect(get.headers['x-ratelimit-limit']).toBe(String(SHORT_LIMIT))
+      expect(get.headers['x-ratelimit-remaining']).toBe(String(SHORT_LIMIT - 1))
+      expect(get.headers['content-length']).toBe(String(get.body.length))
+      expect(get.body.toString('utf8')).toBe(expected)
+
+      const head = await send('HEAD', `/server-api?id=${id}&tag=bde`, headers)
+      expect(head.status).toBe(200)
+      expect(comparable(head.headers)).toEqual(comparable(get.headers))
+    },
+  )
+
+  it('gets JSON errors and the CORS preflight as with any other Accept-Encoding', async () => {
+    const headers = { 'Accept-Encoding': 'identity;q=0' }
+    const missing = await send('GET', '/server-api?id=999999', headers)
+    expect(missing.status).toBe(404)
+    expect(JSON.parse(missing.body.toString('utf8')).error.code).toBe('not_found')
+    expect(missing.headers['access-control-allow-origin']).toBe('*')
+    const preflight = await send('OPTIONS', '/server-api?id=999999', {
+      ...headers,
+      Origin: 'https://example.com',
+      'Access-Control-Request-Method': 'GET',
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers['access-control-allow-origin']).toBe('*')
+  })
+
+  it('counts the request once, like any other answered request', async () => {
+    const headers = { 'Accept-Encoding': 'identity;q=0', 'CF-Connecting-IP': '192.0.2.250' }
+    const remaining = []
+    for (let i = 0; i < SHORT_LIMIT + 1; i++) {
+      const res = await send('GET', `/server-api?id=${id}&tag=bde`, headers)
+      remaining.push([res.status, res.headers['x-ratelimit-remaining']])
+    }
+    expect(remaining).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+      [429, '0'],
+    ])
+  })
+})
+
+describe('coding names', () => {
+  it.each([
+    ['GZIP', 'gzip', gunzipSync],
+    ['Br', 'br', brotliDecompressSync],
+  ] as const)('match case-insensitively: %j gets %s', async (accept, coding, decode) => {
+    const document = fixtureExport('reading-41-displays')
+    const { id } = await publishExport(service, document)
+    const get = await send('GET', `/server-api?id=${id}&tag=bde`, { 'Accept-Encoding': accept })
+    expect(get.status).toBe(200)
+    expect(get.headers['content-encoding']).toBe(coding)
+    expect(decode(get.body).toString('utf8')).toBe(document.replaceAll('[MODELSERVERTAG]', 'bde'))
+  })
+})
+
 describe('HEAD error answers on the wire', () => {
   it.each([
     ['400', '/server-api?id=12'],

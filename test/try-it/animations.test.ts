@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readAnimations, readCommand, type Animation } from '../../src/try-it/model/animations'
 import { readDisplays, type Display } from '../../src/try-it/model/displays'
-import { IDENTITY, type Matrix } from '../../src/try-it/model/matrix'
+import { IDENTITY, lerpMatrix, type Matrix } from '../../src/try-it/model/matrix'
 import { buildTimeline } from '../../src/try-it/model/timeline'
 import { FIXTURES } from '../support/fixtures'
 
@@ -131,6 +131,34 @@ describe('buildTimeline', () => {
     expect(translation(timeline.matricesAt(2)[0]!)).toEqual([7, 0, 0])
   })
 
+  it('gives the matrices of every frame played in order, whatever order ticks are asked in', () => {
+    for (const name of ['stone-gate-136-displays', 'animated-80-displays', 'reading-41-displays']) {
+      const content = contentOf(name)
+      const model = displaysOf(content)
+      const played = readAnimations(content).animations[0]!
+      const timeline = buildTimeline(played, model)
+      const ticks = Array.from({ length: played.durationTicks + 1 }, (_, t) => t)
+      const order = [...ticks.toReversed(), ...ticks.filter((t) => t % 3 === 1), ...ticks]
+      for (const t of order) {
+        expect(timeline.matricesAt(t), `${name} tick ${t}`).toEqual(playedInOrder(played, model, t))
+      }
+    }
+  })
+
+  it('blends from where an unfinished blend had got to, chained', () => {
+    const overlapping = animation({
+      '0': [merge('a', 8, 4)],
+      '1': [merge('a', 0, 4)],
+      '2': [merge('a', 8, 4), merge('b', 2, 6)],
+    })
+    const timeline = buildTimeline(overlapping, displays)
+    // Frame 1 (tick 2) starts from x=4, halfway to 8, and frame 2 (tick 4) from x=2.
+    expect(translation(timeline.matricesAt(4)[0]!)[0]).toBe(2)
+    for (const t of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+      expect(timeline.matricesAt(t)).toEqual(playedInOrder(overlapping, displays, t))
+    }
+  })
+
   it('moves the real models: the gate opens, the animated model moves', () => {
     for (const name of ['stone-gate-136-displays', 'animated-80-displays', 'reading-41-displays']) {
       const content = contentOf(name)
@@ -143,3 +171,30 @@ describe('buildTimeline', () => {
     }
   })
 })
+
+/**
+ * Every display's matrix at `tick`, found the plain way: every frame up to it played in order,
+ * each pose blending from where its display was at the frame's tick.
+ */
+function playedInOrder(animation: Animation, displays: readonly Display[], tick: number): Matrix[] {
+  const t = Math.min(Math.max(tick, 0), Math.max(animation.durationTicks, 0))
+  type Blend = { start: number; ticks: number; from: Matrix; to: Matrix }
+  const at = (blend: Blend | undefined, i: number, when: number): Matrix => {
+    if (blend === undefined) return displays[i]!.matrix
+    if (blend.ticks <= 0) return blend.to
+    return lerpMatrix(blend.from, blend.to, (when - blend.start) / blend.ticks)
+  }
+  const blends: (Blend | undefined)[] = displays.map(() => undefined)
+  for (const frame of animation.frames) {
+    if (frame.tick > t) break
+    const before = [...blends]
+    for (const pose of frame.poses) {
+      for (const [i, display] of displays.entries()) {
+        if (!display.tags.includes(pose.tag)) continue
+        const from = at(before[i], i, frame.tick)
+        blends[i] = { start: frame.tick, ticks: pose.interpolationTicks, from, to: pose.matrix }
+      }
+    }
+  }
+  return blends.map((blend, i) => at(blend, i, t))
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { BASE } from '../support/helpers'
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 async function page(): Promise<{ response: Response; html: string }> {
   const response = await env.ASSETS.fetch(`${BASE}/`)

@@ -1,52 +1,76 @@
 /**
  * A JSON value as a tree of `<details>`: objects and arrays collapse, leaves show their value.
- * Children are built when a node is first opened, so a 20 MB export costs nothing until
- * someone looks inside. Text goes in through `textContent` only, never as HTML.
+ * Children are built when a node is first opened, and then PAGE_SIZE at a time behind a "Show
+ * more" button, so the DOM holds a few thousand nodes whatever the export: an array of 500,000
+ * numbers once built two million nodes at once. Text goes in through `textContent` only, never
+ * as HTML.
  */
 import { element } from './dom.js'
 
 /** Strings longer than this show their start; the whole string is one click away. */
 export const LONG_STRING_CHARS = 160
-/** Nodes this deep or shallower start open. */
+/** Nodes this deep or shallower start open... */
 const OPEN_DEPTH = 1
+/** ...while the children they show add up to at most this many. */
+const OPENED_CHILDREN = 1_000
+/** Children built at a time. */
+export const PAGE_SIZE = 200
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
 /** The tree of `value`, its root labelled `label`. */
 export function jsonTree(label: string, value: unknown): HTMLElement {
   const root = element('div', 'json-tree')
-  root.append(node(label, value as Json, 0))
+  root.append(node(label, value as Json, 0, { children: OPENED_CHILDREN }))
   return root
 }
 
-function node(label: string, value: Json, depth: number): HTMLElement {
+/** How many more children branches may show by starting open. */
+interface OpenBudget {
+  children: number
+}
+
+function node(label: string, value: Json, depth: number, budget: OpenBudget): HTMLElement {
   if (value === null || typeof value !== 'object') return leaf(label, value)
-  const entries: [string, Json][] = Array.isArray(value)
-    ? value.map((item, i) => [String(i), item])
-    : Object.entries(value)
-  if (entries.length === 0) return leaf(label, value)
+  const keys = Array.isArray(value) ? null : Object.keys(value)
+  const count = keys === null ? (value as Json[]).length : keys.length
+  if (count === 0) return leaf(label, value)
+  const childAt = (i: number): [string, Json] =>
+    keys === null
+      ? [String(i), (value as Json[])[i]!]
+      : [keys[i]!, (value as Record<string, Json>)[keys[i]!]!]
   const branch = element('details', 'branch')
   const summary = element('summary')
-  summary.append(
-    keyOf(label),
-    element('span', 'meta', sizeOf(entries.length, Array.isArray(value))),
-  )
+  summary.append(keyOf(label), element('span', 'meta', sizeOf(count, keys === null)))
   branch.append(summary)
-  let built = false
-  const build = () => {
-    if (built) return
-    built = true
-    const list = element('ul')
-    for (const [key, child] of entries) {
+  let list: HTMLElement | null = null
+  let shown = 0
+  const more = element('button', 'more')
+  more.type = 'button'
+  const showMore = () => {
+    list ??= branch.appendChild(element('ul'))
+    const end = Math.min(shown + PAGE_SIZE, count)
+    for (; shown < end; shown++) {
+      const [key, child] = childAt(shown)
       const item = element('li')
-      item.append(node(key, child, depth + 1))
+      item.append(node(key, child, depth + 1, budget))
       list.append(item)
     }
-    branch.append(list)
+    if (shown < count) {
+      more.textContent =
+        `Show ${Math.min(PAGE_SIZE, count - shown)} more ` +
+        `(${shown.toLocaleString('en')} of ${count.toLocaleString('en')} shown)`
+      branch.append(more)
+    } else {
+      more.remove()
+    }
   }
-  branch.addEventListener('toggle', () => branch.open && build())
-  if (depth <= OPEN_DEPTH) {
-    build()
+  more.addEventListener('click', showMore)
+  branch.addEventListener('toggle', () => branch.open && list === null && showMore())
+  const firstPage = Math.min(PAGE_SIZE, count)
+  if (depth <= OPEN_DEPTH && (depth === 0 || budget.children >= firstPage)) {
+    budget.children -= firstPage
+    showMore()
     branch.open = true
   }
   return branch

@@ -3,6 +3,11 @@
  * its own matrix, coloured by material; each text display a label. Orbit, zoom and pan with
  * mouse or touch (OrbitControls); the camera starts fitted to the whole model. It draws on
  * demand, not in a loop: a still model costs nothing.
+ *
+ * Boxes of the same shape and colour are one InstancedMesh, one draw call for all of them, so
+ * tens of thousands of displays stay quick to build and turn. Their dark edges are drawn per
+ * display up to MAX_EDGED_DISPLAYS (every real model), and labels up to MAX_LABELS: both cost
+ * a draw call or a DOM node each.
  */
 import {
   AmbientLight,
@@ -13,10 +18,10 @@ import {
   EdgesGeometry,
   Group,
   HemisphereLight,
+  InstancedMesh,
   LineBasicMaterial,
   LineSegments,
   Matrix4,
-  Mesh,
   MeshLambertMaterial,
   Object3D,
   PerspectiveCamera,
@@ -31,10 +36,17 @@ import { boxOf, colorOf, type Box } from '../model/appearance.js'
 import type { Display } from '../model/displays.js'
 import type { Matrix } from '../model/matrix.js'
 
+/** Displays drawn with their dark edges at most; past it, boxes are drawn without. */
+export const MAX_EDGED_DISPLAYS = 2_000
+/** Text displays drawn as labels at most. */
+export const MAX_LABELS = 500
+
 /** A drawn model. */
 export interface Preview {
-  /** Moves every display to its matrix (in the order of the displays) and redraws. */
+  /** Moves every drawn display to its matrix (indexed like all the displays) and redraws. */
   setMatrices(matrices: readonly Matrix[]): void
+  /** How many displays are drawn (labels past MAX_LABELS are not). */
+  drawnCount: number
   /** The canvas, for tests and screenshots. */
   canvas: HTMLCanvasElement
   dispose(): void
@@ -44,21 +56,28 @@ const BACKGROUND = 0xeef1f5
 const FIELD_OF_VIEW_DEGREES = 40
 
 /**
- * Draws `displays` into `host`. Returns why not, in words, when this browser has no WebGL: the
- * caller says so instead of leaving a blank canvas.
+ * Draws the displays at the indexes `drawn` into `host`. Returns why not, in words, when this
+ * browser has no WebGL: the caller says so instead of leaving a blank canvas.
  */
-export function createPreview(host: HTMLElement, displays: readonly Display[]): Preview | string {
+export function createPreview(
+  host: HTMLElement,
+  displays: readonly Display[],
+  drawn: readonly number[],
+): Preview | string {
   let renderer: WebGLRenderer
   try {
     // preserveDrawingBuffer: the picture stays readable after it is shown (screenshots, tests).
-    renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true })
+    // Antialiasing multiplies the cost of every pixel drawn, which a software renderer pays in
+    // seconds for tens of thousands of boxes; a model that large goes without.
+    const antialias = drawn.length <= MAX_EDGED_DISPLAYS
+    renderer = new WebGLRenderer({ antialias, preserveDrawingBuffer: true })
   } catch {
     return 'This browser cannot draw the model: WebGL is not available.'
   }
   const canvas = renderer.domElement
   canvas.dataset['testid'] = 'model-preview'
   canvas.setAttribute('role', 'img')
-  canvas.setAttribute('aria-label', `3D preview of ${displays.length} displays`)
+  canvas.setAttribute('aria-label', `3D preview of ${drawn.length} displays`)
   renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2))
   const labels = new CSS2DRenderer()
   labels.domElement.className = 'preview-labels'
@@ -71,16 +90,16 @@ export function createPreview(host: HTMLElement, displays: readonly Display[]): 
   sun.position.set(3, 10, 6)
   scene.add(sun)
 
-  const nodes = displays.map((display) => nodeOf(display))
   const model = new Group()
-  model.add(...nodes)
   scene.add(model)
+  const parts = partsOf(displays, drawn)
+  for (const part of parts) model.add(part.object)
   const start = displays.map((d) => d.matrix)
-  place(nodes, start)
+  for (const part of parts) part.place(start)
 
   const camera = new PerspectiveCamera(FIELD_OF_VIEW_DEGREES, 1, 0.01, 1000)
   const controls = new OrbitControls(camera, canvas)
-  fitCamera(camera, controls, model, nodes)
+  fitCamera(camera, controls, boundsOf(displays, drawn))
 
   let pending = 0
   const draw = () => {
@@ -110,8 +129,9 @@ export function createPreview(host: HTMLElement, displays: readonly Display[]): 
 
   return {
     canvas,
+    drawnCount: parts.reduce((sum, part) => sum + part.count, 0),
     setMatrices(matrices) {
-      place(nodes, matrices)
+      for (const part of parts) part.place(matrices)
       requestDraw()
     },
     dispose() {
@@ -129,22 +149,75 @@ export function createPreview(host: HTMLElement, displays: readonly Display[]): 
 const geometries = new Map<string, { box: BoxGeometry; edges: EdgesGeometry }>()
 const materials = new Map<number, { face: MeshLambertMaterial; edge: LineBasicMaterial }>()
 
-/** The object drawn for one display: a box with dark edges, or a label. */
-function nodeOf(display: Display): Object3D {
-  const node = new Object3D()
-  node.matrixAutoUpdate = false
-  if (display.kind === 'text') {
-    const label = document.createElement('div')
-    label.className = 'preview-label'
-    label.textContent = display.text === '' ? '(empty text)' : display.text
-    if (display.textColor !== null) label.style.color = display.textColor
-    node.add(new CSS2DObject(label))
-    return node
+/** A part of the picture: some displays, drawn together, moved by the displays' matrices. */
+interface Part {
+  object: Object3D
+  /** How many displays it draws. */
+  count: number
+  place(matrices: readonly Matrix[]): void
+}
+
+/** The parts that draw the displays at `drawn`: batched boxes, edges, labels. */
+function partsOf(displays: readonly Display[], drawn: readonly number[]): Part[] {
+  const batches = new Map<string, { box: Box; color: number; members: number[] }>()
+  const labels: number[] = []
+  for (const i of drawn) {
+    const display = displays[i]!
+    if (display.kind === 'text') {
+      if (labels.length < MAX_LABELS) labels.push(i)
+      continue
+    }
+    const box = boxOf(display)
+    const color = colorOf(display.name)
+    const key = `${box.join()}|${color}`
+    let batch = batches.get(key)
+    if (batch === undefined) batches.set(key, (batch = { box, color, members: [] }))
+    batch.members.push(i)
   }
-  const shape = geometryOf(boxOf(display))
-  const look = materialOf(colorOf(display.name))
-  node.add(new Mesh(shape.box, look.face), new LineSegments(shape.edges, look.edge))
-  return node
+  const boxes = drawn.length - labels.length
+  const parts: Part[] = []
+  for (const { box, color, members } of batches.values()) {
+    parts.push(boxBatch(box, color, members))
+    if (boxes <= MAX_EDGED_DISPLAYS) parts.push(...members.map((i) => edgesOf(box, color, i)))
+  }
+  parts.push(...labels.map((i) => labelOf(displays[i]!, i)))
+  return parts
+}
+
+/** Boxes of one shape and colour: one InstancedMesh. */
+function boxBatch(box: Box, color: number, members: readonly number[]): Part {
+  const mesh = new InstancedMesh(geometryOf(box).box, materialOf(color).face, members.length)
+  // Animations move instances past the bounds three would compute once.
+  mesh.frustumCulled = false
+  const matrix = new Matrix4()
+  return {
+    object: mesh,
+    count: members.length,
+    place(matrices) {
+      for (const [j, i] of members.entries()) {
+        const m = matrices[i]
+        if (m === undefined) continue
+        mesh.setMatrixAt(j, setRows(matrix, m))
+      }
+      mesh.instanceMatrix.needsUpdate = true
+    },
+  }
+}
+
+/** The dark edges of one box. */
+function edgesOf(box: Box, color: number, index: number): Part {
+  const edges = new LineSegments(geometryOf(box).edges, materialOf(color).edge)
+  return { object: edges, count: 0, place: (matrices) => placeNode(edges, matrices[index]) }
+}
+
+/** A text display's label. */
+function labelOf(display: Display, index: number): Part {
+  const label = document.createElement('div')
+  label.className = 'preview-label'
+  label.textContent = display.text === '' ? '(empty text)' : display.text
+  if (display.textColor !== null) label.style.color = display.textColor
+  const node = new CSS2DObject(label)
+  return { object: node, count: 1, place: (matrices) => placeNode(node, matrices[index]) }
 }
 
 function geometryOf(box: Box): { box: BoxGeometry; edges: EdgesGeometry } {
@@ -173,30 +246,40 @@ function materialOf(color: number): { face: MeshLambertMaterial; edge: LineBasic
   return found
 }
 
-function place(nodes: Object3D[], matrices: readonly Matrix[]): void {
-  for (const [i, node] of nodes.entries()) {
-    const m = matrices[i]
-    if (m === undefined) continue
-    // Matrix4.set takes its arguments row by row, as Minecraft writes them.
-    node.matrix.set(...(m as Parameters<Matrix4['set']>))
-    node.matrixWorldNeedsUpdate = true
+function placeNode(node: Object3D, m: Matrix | undefined): void {
+  if (m === undefined) return
+  node.matrixAutoUpdate = false
+  setRows(node.matrix, m)
+  node.matrixWorldNeedsUpdate = true
+}
+
+/** Matrix4.set takes its arguments row by row, as Minecraft writes them. */
+function setRows(target: Matrix4, m: Matrix): Matrix4 {
+  return target.set(...(m as Parameters<Matrix4['set']>))
+}
+
+/** The bounds of the drawn displays where they start: boxes whole, labels by their point. */
+function boundsOf(displays: readonly Display[], drawn: readonly number[]): Box3 {
+  const bounds = new Box3()
+  const matrix = new Matrix4()
+  const box = new Box3()
+  for (const i of drawn) {
+    const display = displays[i]!
+    setRows(matrix, display.matrix)
+    if (display.kind === 'text') {
+      bounds.expandByPoint(new Vector3().applyMatrix4(matrix))
+    } else {
+      const [x0, y0, z0, x1, y1, z1] = boxOf(display)
+      box.min.set(x0, y0, z0)
+      box.max.set(x1, y1, z1)
+      bounds.union(box.applyMatrix4(matrix))
+    }
   }
+  return bounds
 }
 
 /** Points the camera at the model from above and in front, far enough to see all of it. */
-function fitCamera(
-  camera: PerspectiveCamera,
-  controls: OrbitControls,
-  model: Group,
-  nodes: Object3D[],
-): void {
-  model.updateMatrixWorld(true)
-  const bounds = new Box3()
-  for (const node of nodes) {
-    if (node.children[0] instanceof CSS2DObject)
-      bounds.expandByPoint(node.localToWorld(new Vector3()))
-    else bounds.expandByObject(node)
-  }
+function fitCamera(camera: PerspectiveCamera, controls: OrbitControls, bounds: Box3): void {
   const sphere = bounds.getBoundingSphere(new Sphere())
   const radius = Math.max(sphere.radius, 0.25)
   // The bounding sphere is looser than the model, so the camera comes a little closer than it.

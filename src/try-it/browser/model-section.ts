@@ -3,51 +3,87 @@
  * animation picker. When the model cannot be drawn (no passengers, unreadable SNBT, no WebGL)
  * it says so in words; the JSON tree below stays either way, and there is never a blank canvas.
  */
-import { readAnimations } from '../model/animations.js'
-import { readDisplays, type Display } from '../model/displays.js'
+import type { Display } from '../model/displays.js'
+import type { ModelRead } from '../model/model-reading.js'
+import { MAX_DRAWN_DISPLAYS, placeDisplays } from '../model/placement.js'
 import { animationPlayer } from './animation-player.js'
 import { element } from './dom.js'
+import { startReading, type PendingRead } from './model-reader.js'
 import { createPreview, type Preview } from './model-preview.js'
 
 /** Problems listed at most; the rest are counted. */
 const SHOWN_PROBLEMS = 5
 
 let current: Preview | null = null
+let reading: PendingRead | null = null
 
-/** Shows the model of an export's `content` in `section`, replacing what was there. */
+/**
+ * Shows the model of an export's `content` in `section`, replacing what was there: first that it
+ * is being read (in a worker, while the page stays usable), then the model.
+ */
 export function showModel(section: HTMLElement, content: unknown): void {
   clearModel(section)
   section.hidden = false
+  const progress = element('p', 'model-reading', 'Reading the model… ')
+  progress.dataset['testid'] = 'model-reading'
+  progress.append(element('progress'))
+  section.append(progress)
+  const pending = (reading = startReading(content))
+  pending.result.then(
+    (read) => {
+      if (reading !== pending) return
+      reading = null
+      progress.remove()
+      show(section, read)
+    },
+    (error: unknown) => {
+      if (reading !== pending) return
+      reading = null
+      progress.remove()
+      failed(section, error)
+    },
+  )
+}
+
+function show(section: HTMLElement, read: ModelRead): void {
   try {
-    drawModel(section, content)
+    drawModel(section, read)
   } catch (error) {
-    // A bug or an exhausted browser: still words, never a blank or half-built preview.
-    clearModel(section)
-    section.hidden = false
-    const reason = error instanceof Error ? error.message : String(error)
-    section.append(
-      message(`The model could not be drawn (${reason}). The export's content is below.`),
-    )
+    failed(section, error)
   }
 }
 
-function drawModel(section: HTMLElement, content: unknown): void {
-  const reading = readDisplays(content)
+/** A bug or an exhausted browser: still words, never a blank or half-built preview. */
+function failed(section: HTMLElement, error: unknown): void {
+  clearModel(section)
+  section.hidden = false
+  const reason = error instanceof Error ? error.message : String(error)
+  section.append(
+    message(`The model could not be drawn (${reason}). The export's content is below.`),
+  )
+}
+
+function drawModel(section: HTMLElement, read: ModelRead): void {
+  const reading = read.displays
   if (!reading.ok) {
     section.append(message(reading.message))
     return
   }
-  const { animations, problems: animationProblems } = readAnimations(content)
+  const { animations, problems: animationProblems } = read.animations
   section.append(summary(reading.displays, animations.length))
   const viewport = element('div', 'viewport')
   section.append(viewport)
-  const preview = createPreview(viewport, reading.displays)
+  const placement = placeDisplays(reading.displays)
+  const preview = createPreview(viewport, reading.displays, placement.drawn)
   if (typeof preview === 'string') {
     viewport.remove()
     section.append(message(`${preview} The export's content is below.`))
     return
   }
   current = preview
+  if (preview.drawnCount < reading.displays.length) {
+    section.insertBefore(drawnLine(preview.drawnCount, reading.displays.length), viewport)
+  }
   section.append(
     element(
       'p',
@@ -56,12 +92,28 @@ function drawModel(section: HTMLElement, content: unknown): void {
     ),
   )
   if (animations.length > 0) section.append(animationPlayer(animations, reading.displays, preview))
-  const problems = [...reading.problems, ...animationProblems]
-  if (problems.length > 0) section.append(problemList(problems))
+  const problems = [...placement.problems, ...reading.problems, ...animationProblems]
+  const more = placement.moreProblems
+  if (problems.length > 0) section.append(problemList(problems, more))
+}
+
+/** Says how many displays the picture shows when it does not show them all. */
+function drawnLine(drawn: number, all: number): HTMLElement {
+  const line = element(
+    'p',
+    'model-drawn',
+    `Drawn ${drawn.toLocaleString('en')} of ${all.toLocaleString('en')} displays: ` +
+      `the preview draws at most ${MAX_DRAWN_DISPLAYS.toLocaleString('en')}, and leaves out ` +
+      'those listed below.',
+  )
+  line.dataset['testid'] = 'drawn-count'
+  return line
 }
 
 /** Removes the model (a new lookup, or an error). */
 export function clearModel(section: HTMLElement): void {
+  reading?.cancel()
+  reading = null
   current?.dispose()
   current = null
   section.replaceChildren()
@@ -91,20 +143,21 @@ function message(text: string): HTMLElement {
   return note
 }
 
-function problemList(problems: string[]): HTMLElement {
+function problemList(problems: string[], uncounted: number): HTMLElement {
   const box = element('details', 'model-problems')
+  const total = problems.length + uncounted
   box.append(
     element(
       'summary',
       undefined,
-      `${problems.length} part${problems.length === 1 ? '' : 's'} could not be read`,
+      `${total} part${total === 1 ? '' : 's'} could not be read or drawn`,
     ),
   )
   const list = element('ul')
   for (const problem of problems.slice(0, SHOWN_PROBLEMS))
     list.append(element('li', undefined, problem))
-  if (problems.length > SHOWN_PROBLEMS) {
-    list.append(element('li', undefined, `and ${problems.length - SHOWN_PROBLEMS} more`))
+  if (total > SHOWN_PROBLEMS) {
+    list.append(element('li', undefined, `and ${total - SHOWN_PROBLEMS} more`))
   }
   box.append(list)
   return box
