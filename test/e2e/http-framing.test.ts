@@ -224,6 +224,20 @@ describe('an Accept-Encoding that refuses identity and offers nothing supported'
   })
 })
 
+describe('the try-it page, served by the runtime without the Worker', () => {
+  // The runtime answers static assets itself, so its own Accept-Encoding rule stands there
+  // (documented in docs/api.md#compression); the API above is the Worker's and never gets it.
+  it("gets the runtime's bare 415 for an Accept-Encoding that refuses identity", async () => {
+    const page = await send('GET', '/', { 'Accept-Encoding': 'identity;q=0' })
+    expect(page.status).toBe(415)
+    expect(page.headers['content-type']).toMatch(/^text\/plain/)
+    expect(page.headers['access-control-allow-origin']).toBeUndefined()
+    const plain = await send('GET', '/', {})
+    expect(plain.status).toBe(200)
+    expect(plain.headers['content-type']).toMatch(/^text\/html/)
+  })
+})
+
 describe('coding names', () => {
   it.each([
     ['GZIP', 'gzip', gunzipSync],
