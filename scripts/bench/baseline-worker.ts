@@ -5,8 +5,8 @@
  * is a constant 404, OPTIONS a constant 204. `/too-many` is a constant 429 and `POST /kv-put`
  * stores the body under a new key: the baselines of a refusal and of a publish.
  */
-import type { ExportMetadata } from '../../src/export-metadata'
-import { exportKey } from '../../src/exports/store'
+import type { ExportMetadata } from '../../src/storage/export-metadata'
+import { exportKey } from '../../src/storage/export-store'
 
 interface Env {
   EXPORTS: KVNamespace
