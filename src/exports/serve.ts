@@ -30,9 +30,9 @@ export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 /**
  * GET and HEAD /server-api: finds the export (in KV, or while KV has not reached this location,
  * in the grace copy of the allocator shard that issued its ID), checks its lifetime and
- * substitutes the tag into it (substitution-for-export.ts, substituted-body.ts). Both sources go through the same
- * checks and give the same bytes and headers. HEAD answers with the headers a GET would get,
- * without reading or transforming the body.
+ * substitutes the tag into it (substitution-for-export.ts, substituted-body.ts). Both sources
+ * go through the same checks and give the same bytes and headers. HEAD answers with the headers
+ * a GET would get, without reading or transforming the body.
  */
 export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Response> {
   // URLSearchParams.get returns the first of repeated parameters and never throws on bad

@@ -1,7 +1,8 @@
 /**
  * The vocabulary of the request log and the metrics: which endpoint a request was for (its
- * event, noted by the route) and what it came to (its outcome). Dashboards and alerts filter on these words, so they
- * are stable across versions, like storage keys (docs/operations.md lists them all).
+ * event, noted by the route) and what it came to (its outcome). Dashboards and alerts filter on
+ * these words, so they are stable across versions, like storage keys (docs/operations.md lists
+ * them all).
  *
  * A failed request's outcome is its internal failure reason (src/http/errors.ts), which says
  * more than the public code: `not_found` is `unknown_id` or `route_not_found`, `unavailable` is

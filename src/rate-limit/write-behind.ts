@@ -8,8 +8,8 @@
  * the instance (a crash, a deploy). Within that, as few rows as the client allows:
  *
  * - A request that comes half an interval or more after the client's last one is written at
- *   once, as a write-through limiter would: one row, no alarm. A client that calls now and then costs one
- *   row per request (and one when a window starts: the cleanup alarm).
+ *   once, as a write-through limiter would: one row, no alarm. A client that calls now and then
+ *   costs one row per request (and one when a window starts: the cleanup alarm).
  * - A request that comes sooner stays in memory (the object is dirty), and the alarm is brought
  *   forward, if it is later, to one interval from then. When it fires it writes once, and while
  *   the client keeps calling it comes back an interval later and writes once again: two rows

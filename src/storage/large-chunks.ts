@@ -1,8 +1,9 @@
 /**
  * Reading a stream in large chunks. KV hands a value over in small chunks (4 KiB in workerd), and
  * each chunk that crosses JavaScript costs far more than the work done on it; a BYOB reader
- * gathering many of them at once keeps that small. Used by the read path (src/exports/substituted-body.ts)
- * and by the allocator keeping a grace copy (src/ids/id-allocator.ts).
+ * gathering many of them at once keeps that small. Used by the read path
+ * (src/exports/substituted-body.ts) and by the allocator keeping a grace copy
+ * (src/ids/id-allocator.ts).
  */
 import { withTimeout } from '../timeout'
 

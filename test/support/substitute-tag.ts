@@ -1,6 +1,7 @@
 /**
  * The tag walker as a TransformStream: what the tests and the bench stream documents through.
- * The service itself pumps (src/exports/substituted-body.ts), so this lives beside the tests, not in src/.
+ * The service itself pumps (src/exports/substituted-body.ts), so this lives beside the tests,
+ * not in src/.
  */
 import { TagWalker } from '../../src/substitution/tag-walker'
 
