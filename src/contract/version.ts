@@ -1,7 +1,7 @@
 /**
- * The version of the API: the package's own, read from package.json when the Worker is bundled
- * (esbuild, under wrangler and vitest alike, inlines the one field), so it is written in one
- * place only.
+ * The version of the API: the package's own, read from package.json at build time, so it is
+ * written in one place only. Wrangler's bundler (esbuild) keeps just this field of the file in
+ * the Worker; vitest and TypeScript (`resolveJsonModule`) read the same import.
  */
 import { version } from '../../package.json'
 
