@@ -5,10 +5,5 @@
  * out; the substitution engine (src/substitution/) and the publish validator
  * (src/publish/validate.ts) both use it through this entry point.
  */
-export {
-  JsonScanner,
-  MalformedExportError,
-  type JsonKind,
-  type TopLevelObserver,
-} from './scanner'
+export { JsonScanner, MalformedExportError, type JsonKind, type TopLevelObserver } from './scanner'
 export { escapedUnit, PLACEHOLDER } from './placeholder-bytes'
