@@ -1,6 +1,7 @@
 /**
- * The rooms of src/ and which way data flows between them (README "Layout"). Each room knows only
- * the rooms below it; CI fails on a violation, so the rule is learnt from the first red build.
+ * The rooms of src/ (its folders) and which way data flows between them (README "Layout"). Each
+ * room knows only the rooms below it, so no two rooms import each other, directly or through a
+ * third; CI fails on a violation, so the rule is learnt from the first red build.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -16,12 +17,66 @@ module.exports = {
       to: { circular: true, viaOnly: { pathNot: '^worker-configuration\\.d\\.ts$' } },
     },
     {
+      name: 'no-room-cycles',
+      severity: 'error',
+      comment:
+        'Rooms form layers: a room that imports another, directly or through a third, is never ' +
+        'imported back by it. Checked on folders, since no file-level cycle is needed for two ' +
+        'rooms to know each other.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-root-modules-import-no-room',
+      severity: 'error',
+      comment:
+        'The modules at the root of src/ beside index.ts (config.ts, timeout.ts) are below every ' +
+        'room; the folder check sees src/ as the parent of the rooms, not as one of them.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'contract-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The wire contract, the ID rule, the routes and the version are written once, in ' +
+        'src/contract/, for the server, the client and the OpenAPI document alike; it imports no room.',
+      from: { path: '^src/contract/' },
+      to: { pathNot: ['^src/contract/', '^package\\.json$'] },
+    },
+    {
+      name: 'observability-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The request log knows no route, limiter or ID rule: the rooms note their facts on the ' +
+        'context. It imports Hono, the failure types and the Env type, nothing else of src/.',
+      from: { path: '^src/observability/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/observability/', '^src/http/errors\\.ts$', '^src/config\\.ts$'],
+      },
+    },
+    {
+      name: 'json-is-pure',
+      severity: 'error',
+      comment:
+        'The JSON byte scanner is bytes in, facts out: it imports nothing of src/ but itself.',
+      from: { path: '^src/json/' },
+      to: { path: '^src/', pathNot: '^src/json/' },
+    },
+    {
       name: 'substitution-is-pure',
       severity: 'error',
       comment:
         'The substitution engine is bytes in, bytes out: no HTTP, storage, publishing, IDs or Workers runtime.',
       from: { path: '^src/substitution/' },
-      to: { path: ['^src/(http|exports|publish|ids|rate-limit|observability)/', '^cloudflare:'] },
+      to: {
+        path: [
+          '^src/(http|exports|publish|ids|rate-limit|observability|storage|contract)/',
+          '^cloudflare:',
+        ],
+      },
     },
     {
       name: 'read-path-does-not-publish',
@@ -35,7 +90,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The ID allocator keeps grace copies but is no part of the read path: the record both store ' +
-        'lives in src/export-metadata.ts, the chunked reading in src/large-chunks.ts.',
+        'and the chunked reading live in src/storage/.',
       from: { path: '^src/ids/' },
       to: { path: '^src/exports/' },
     },
@@ -43,10 +98,11 @@ module.exports = {
       name: 'client-imports-only-the-contract',
       severity: 'error',
       comment:
-        'The published client (package export ./client) carries only itself, the wire contract and the ID rule.',
+        'The published client (package export ./client) carries only itself and the contract ' +
+        '(never the version, which would bring package.json along).',
       from: { path: '^src/client/' },
       to: {
-        pathNot: ['^src/client/', '^src/http/wire-contract\\.ts$', '^src/ids/publication-id\\.ts$'],
+        pathNot: ['^src/client/', '^src/contract/(wire|publication-id|routes)\\.ts$'],
       },
     },
     {
@@ -55,12 +111,7 @@ module.exports = {
       comment: 'The OpenAPI document describes the wire contract; it must not depend on handlers.',
       from: { path: '^src/openapi/' },
       to: {
-        pathNot: [
-          '^src/openapi/',
-          '^src/http/wire-contract\\.ts$',
-          '^src/ids/publication-id\\.ts$',
-          '^node_modules/',
-        ],
+        pathNot: ['^src/openapi/', '^src/contract/', '^node_modules/'],
       },
     },
     {

@@ -1,5 +1,4 @@
 /// <reference path="../worker-configuration.d.ts" />
-import { parseWindowRule, type WindowRule } from './rate-limit/windows'
 
 /**
  * Bindings and vars of the Worker. Everything `wrangler.toml` declares (and the secrets listed
@@ -21,7 +20,7 @@ declare global {
       LOG_CLIENT_KEY?: string
       /** Test-only knob: the size of the ID space (see docs/storage.md). Never set in production. */
       ID_SPACE_SIZE?: string
-      /** Development and tests only: KV entries younger than this are treated as not there yet. */
+      /** Development and tests only: KV lags this many seconds (src/storage/simulated-kv-lag.ts). */
       SIMULATED_KV_LAG_SECONDS?: string
     }
   }
@@ -70,19 +69,6 @@ export function rateLimitFlushSeconds(env: Env): number {
   return seconds
 }
 
-/** Spec 8: 120 requests per 60 seconds per external IP address. */
-export const DEFAULT_RATE_LIMIT_SHORT = '120/60'
-/** Spec 8: 1200 requests per 3600 seconds per external IP address. */
-export const DEFAULT_RATE_LIMIT_LONG = '1200/3600'
-
-/** The two windows every client has at once, from `RATE_LIMIT_SHORT` and `RATE_LIMIT_LONG`. */
-export function rateLimitRules(env: Env): WindowRule[] {
-  return [
-    parseWindowRule('short', env.RATE_LIMIT_SHORT || DEFAULT_RATE_LIMIT_SHORT),
-    parseWindowRule('long', env.RATE_LIMIT_LONG || DEFAULT_RATE_LIMIT_LONG),
-  ]
-}
-
 /** IDs available for publishing: all 900,000 six-digit IDs unless a test shrinks the space. */
 export function idSpaceSize(env: Env): number {
   return positiveInteger(env.ID_SPACE_SIZE, 900_000, 'ID_SPACE_SIZE')
@@ -105,11 +91,6 @@ export function publishGraceSeconds(env: Env): number {
     'PUBLISH_GRACE_SECONDS',
   )
   return Math.min(grace, exportTtlSeconds(env))
-}
-
-/** Development and tests only: seconds after publication during which KV acts as if it lagged. */
-export function simulatedKvLagSeconds(env: Env): number {
-  return wholeNumber(env.SIMULATED_KV_LAG_SECONDS, 0, 'SIMULATED_KV_LAG_SECONDS')
 }
 
 /** Parses a positive whole number from a var, or returns the default when it is unset. */

@@ -5,8 +5,9 @@
  * is a constant 404, OPTIONS a constant 204. `/too-many` is a constant 429 and `POST /kv-put`
  * stores the body under a new key: the baselines of a refusal and of a publish.
  */
-import type { ExportMetadata } from '../../src/export-metadata'
-import { exportKey } from '../../src/exports/store'
+import type { ExportMetadata } from '../../src/storage/export-metadata'
+import { SERVER_API_PATH } from '../../src/contract/routes'
+import { exportKey } from '../../src/storage/export-store'
 
 interface Env {
   EXPORTS: KVNamespace
@@ -29,7 +30,7 @@ export default {
       await env.EXPORTS.put(`bench-put:${id}`, body, { expirationTtl: 600 })
       return Response.json({ id }, { status: 201 })
     }
-    if (url.pathname !== '/server-api') return new Response(null, { status: 404 })
+    if (url.pathname !== SERVER_API_PATH) return new Response(null, { status: 404 })
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { 'Access-Control-Allow-Origin': '*' } })
     }

@@ -5,10 +5,10 @@
  * string and `JSON.parse`s it into an object tree, after a separate nesting scan, and counts the
  * placeholders in a third pass (the structure scan of the tag walker).
  */
-import { JsonScanner } from '../../src/substitution/json-scanner'
-import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../../src/exports/store'
+import { JsonScanner } from '../../src/json/scanner'
+import { KV_MAX_VALUE_BYTES, type PlaceholderCount } from '../../src/storage/export-store'
 import { ServiceFailure } from '../../src/http/errors'
-import { MAX_NESTING_DEPTH } from '../../src/http/wire-contract'
+import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
 
 /** Throws `too_large`, `invalid_json` or `invalid_export`; returns the placeholders. */
 export function validateExport(document: Uint8Array): PlaceholderCount {

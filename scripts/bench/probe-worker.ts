@@ -12,7 +12,8 @@
  *   POST /release             body `{ ids, expiresAt }`: `releaseId` of each
  */
 import { DurableObject } from 'cloudflare:workers'
-import { rateLimitRules, type Env } from '../../src/config'
+import type { Env } from '../../src/config'
+import { rateLimitRules } from '../../src/rate-limit/rules'
 import { allocateId, releaseId } from '../../src/ids/allocator-client'
 import { decide, type RateVerdict, type WindowRule } from '../../src/rate-limit/windows'
 

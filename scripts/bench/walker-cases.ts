@@ -20,8 +20,9 @@
 import { Tokenizer, TokenType } from '@streamparser/json'
 import { concatBytes } from '../../src/substitution/bytes'
 import { PlaceholderSplicer } from '../../src/substitution/splicer'
-import { substitutionFor } from '../../src/exports/substitution-of'
-import { PLACEHOLDER, TagWalker } from '../../src/substitution/walker'
+import { substitutionFor } from '../../src/exports/substitution-for-export'
+import { PLACEHOLDER } from '../../src/json'
+import { TagWalker } from '../../src/substitution/tag-walker'
 import { substituteTag } from '../../test/support/substitute-tag'
 import { validateExport } from '../../src/publish/validate'
 
@@ -206,7 +207,7 @@ export function sameParsed(a: Uint8Array, b: Uint8Array): boolean {
 export interface OutputCheck {
   bytes: number
   placeholders: number
-  /** The engine the read path picks for this input (src/exports/substitution-of.ts). */
+  /** The engine the read path picks for this input (src/exports/substitution-for-export.ts). */
   readPathEngine: 'splicer' | 'walker'
   splicerSameBytes: boolean
   walkerSameBytes: boolean

@@ -19,7 +19,7 @@ export const PRICES = {
 export const COST_TARGET = 1.1
 /** The row-writes target: rows written per retrieval. */
 export const ROWS_TARGET = 0.1
-/** A GET of a live export reads KV once (`getWithMetadata` as a stream, src/exports/store.ts). */
+/** A GET of a live export reads KV once (`getWithMetadata` as a stream, src/storage/export-store.ts). */
 const KV_READS_PER_GET = 1
 
 /** The Worker, its bindings and settings, for the bench's one workerd. */

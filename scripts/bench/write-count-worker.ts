@@ -15,7 +15,8 @@
  * write-through-limiter.ts). Counters live in this module: in workerd a Worker and its Durable
  * Objects share one isolate. A case is a prefix of the objects' names.
  */
-import { rateLimitFlushSeconds, rateLimitRules, type Env } from '../../src/config'
+import { rateLimitFlushSeconds, type Env } from '../../src/config'
+import { rateLimitRules } from '../../src/rate-limit/rules'
 import { RateLimiter } from '../../src/rate-limit/rate-limiter'
 import { WriteThroughRateLimiter } from './write-through-limiter'
 

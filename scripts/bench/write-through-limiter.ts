@@ -1,8 +1,8 @@
 /**
- * Bench-only: the rate limiter as it was before write-behind (issue 13), kept as the baseline
- * of the limiter rows. Every admitted request writes the windows with the sync KV API before
- * its answer leaves the object (the output gate holds it until the write is durable), and sets
- * the cleanup alarm whenever the latest window reset moves.
+ * Bench-only: a write-through rate limiter, the baseline of the limiter rows. Every admitted
+ * request writes the windows with the sync KV API before its answer leaves the object (the output
+ * gate holds it until the write is durable), and sets the cleanup alarm whenever the latest window
+ * reset moves.
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/config'

@@ -4,7 +4,7 @@
  * 503 with `Retry-After`) is waited out, for as long as each response asks, while the total
  * wait stays within `maxWaitSeconds`.
  */
-import { isPublicationId } from '../ids/publication-id.js'
+import { isPublicationId } from '../contract/publication-id.js'
 import { fieldOf, isRecord, readErrorBody, truncateBody } from './error-body.js'
 import {
   ExportHttpError,
@@ -12,7 +12,8 @@ import {
   InvalidResponseError,
   RateLimitedError,
 } from './errors.js'
-import { EXPIRES_IN_HEADER } from '../http/wire-contract.js'
+import { SERVER_API_PATH } from '../contract/routes.js'
+import { EXPIRES_IN_HEADER } from '../contract/wire.js'
 import {
   rateLimitState,
   retryAfterSeconds,
@@ -107,7 +108,8 @@ export async function getExport<C = ExportContent>(
 /** `{baseUrl}/server-api?id=...&tag=...`. */
 function exportUrl(baseUrl: string | URL, id: string, tag: string | undefined): string {
   const base = String(baseUrl)
-  const url = new URL('server-api', base.endsWith('/') ? base : base + '/')
+  // Relative to the base, so that a base URL with a path of its own keeps it.
+  const url = new URL(SERVER_API_PATH.slice(1), base.endsWith('/') ? base : base + '/')
   url.searchParams.set('id', id)
   if (tag !== undefined) url.searchParams.set('tag', tag)
   return url.href

@@ -4,7 +4,7 @@
  * value instead of guessing: a proxy may strip headers, and a browser hides the ones the server
  * does not expose.
  */
-import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../http/wire-contract.js'
+import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../contract/wire.js'
 
 /** The rate-limit state after a request. */
 export interface RateLimitState {

@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
-import { simulatedKvLagSeconds, type Env } from '../config'
+import type { Env } from '../config'
 import { logIncident, note } from '../observability'
 import { ServiceFailure } from '../http/errors'
-import { EXPIRES_IN_HEADER } from '../http/wire-contract'
-import { readGraceCopy } from './missing'
-import { isPublicationId } from '../ids/publication-id'
-import { openExport, substitutedLength, type StoredExport } from './store'
+import { EXPIRES_IN_HEADER } from '../contract/wire'
+import { readGraceCopy } from './grace-copy-read'
+import { isPublicationId } from '../contract/publication-id'
+import { openExport, substitutedLength, type StoredExport } from '../storage/export-store'
 import { sanitizeTag } from './tag'
 import {
   pumpSubstituted,
@@ -13,8 +13,8 @@ import {
   streamReadBytes,
   substituteWhole,
   type ExpectedValue,
-} from './pump'
-import { substitutionFor } from './substitution-of'
+} from './substituted-body'
+import { substitutionFor } from './substitution-for-export'
 import { MalformedExportError } from '../substitution'
 
 /**
@@ -30,9 +30,9 @@ export const WHOLE_READ_MAX_BYTES = 1024 * 1024
 /**
  * GET and HEAD /server-api: finds the export (in KV, or while KV has not reached this location,
  * in the grace copy of the allocator shard that issued its ID), checks its lifetime and
- * substitutes the tag into it (substitution-of.ts, pump.ts). Both sources go through the same
- * checks and give the same bytes and headers. HEAD answers with the headers a GET would get,
- * without reading or transforming the body.
+ * substitutes the tag into it (substitution-for-export.ts, substituted-body.ts). Both sources
+ * go through the same checks and give the same bytes and headers. HEAD answers with the headers
+ * a GET would get, without reading or transforming the body.
  */
 export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Response> {
   // URLSearchParams.get returns the first of repeated parameters and never throws on bad
@@ -102,7 +102,7 @@ async function findLiveExport(
 ): Promise<StoredExport> {
   let stored: StoredExport | null
   try {
-    stored = await openExport(env.EXPORTS, id, simulatedKvLagSeconds(env))
+    stored = await openExport(env.EXPORTS, id)
   } catch (cause) {
     throw new ServiceFailure({ reason: 'storage_failed', cause })
   }

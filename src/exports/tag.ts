@@ -1,4 +1,4 @@
-import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../http/wire-contract'
+import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../contract/wire'
 
 const DISALLOWED_TAG_CHARACTERS = /[^A-Za-z0-9_-]+/g
 

@@ -1,6 +1,6 @@
 import { cors } from 'hono/cors'
 import type { MiddlewareHandler } from 'hono'
-import { EXPOSED_HEADERS, PUBLIC_METHODS } from './wire-contract'
+import { EXPOSED_HEADERS, PUBLIC_METHODS } from '../contract/wire'
 
 /** How long a browser may cache a preflight answer. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 86400

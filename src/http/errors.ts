@@ -2,9 +2,16 @@
  * The one place where internal failures become public errors. Code anywhere below the routes
  * throws `ServiceFailure` with a tagged reason; `errorResponse` maps it, exhaustively, to the
  * status, code and message a caller sees. Internals (causes, stack traces) never leak. The
- * codes and their statuses are the wire contract's error catalogue (wire-contract.ts).
+ * codes and their statuses are the wire contract's error catalogue (src/contract/wire.ts).
  */
-import { ERROR_CODES, RETRY_AFTER_HEADER, type ErrorCode, type ErrorStatus } from './wire-contract'
+import { SERVER_API_PATH } from '../contract/routes'
+import {
+  EDITOR_API_CHALLENGE,
+  ERROR_CODES,
+  RETRY_AFTER_HEADER,
+  type ErrorCode,
+  type ErrorStatus,
+} from '../contract/wire'
 
 /** Why a request failed, in the service's own words. */
 export type Failure =
@@ -78,7 +85,7 @@ export function toPublicError(failure: Failure): PublicError {
     case 'route_not_found':
       return publicError(
         'not_found',
-        'No such endpoint. The API is GET /server-api?id=NNNNNN&tag=TAG.',
+        `No such endpoint. The API is GET ${SERVER_API_PATH}?id=NNNNNN&tag=TAG.`,
       )
     case 'rate_limited':
       return retryLater(
@@ -90,7 +97,7 @@ export function toPublicError(failure: Failure): PublicError {
       return publicError(
         'unauthorized',
         'A valid "Authorization: Bearer <token>" header is required.',
-        { headers: { 'WWW-Authenticate': 'Bearer realm="editor-api"' } },
+        { headers: { 'WWW-Authenticate': EDITOR_API_CHALLENGE } },
       )
     case 'unsupported_media_type':
       return publicError(

@@ -6,16 +6,16 @@
  * The shard that issues an ID also keeps the export's grace copy (grace-copies.ts): its first
  * chunk travels with the allocation, the rest (documents over 1 MiB) as a stream, so no call
  * carries a clone of the whole body. A read that KV misses gets the copy from the same lookup
- * that tells 404 from 410 (src/exports/missing.ts decides what the reader is told).
+ * that tells 404 from 410 (src/exports/grace-copy-read.ts decides what the reader is told).
  */
 import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '../config'
 import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
-import { COPY_CHUNK_BYTES, type GraceCopyStart } from './grace-copies'
-import type { Allocation, CopyPart, IdState } from './id-allocator'
+import { COPY_CHUNK_BYTES } from './grace-copies'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 import { summarizeIdSpace, type IdSpaceStatus } from './id-space-status'
+import type { Allocation, CopyPart, GraceCopyStart, IdState } from './protocol'
 
 /**
  * A read path lookup that has not answered by then counts as failed: `503 unavailable`, since

@@ -13,19 +13,11 @@
  * streamed over the grace deadline) would end early, so copies being read are kept until the
  * read ends, beyond `drop_at` if need be (never beyond the export's lifetime of minutes).
  */
-import { isExportMetadata, type ExportMetadata } from '../export-metadata'
+import { isExportMetadata, type ExportMetadata } from '../storage/export-metadata'
+import type { GraceCopyStart } from './protocol'
 
 /** Bytes per stored chunk: under Durable Object SQLite's 2 MB limit on one value. */
 export const COPY_CHUNK_BYTES = 1024 * 1024
-
-/** What publishing hands the shard with the ID: the copy's metadata and its first chunk. */
-export interface GraceCopyStart {
-  metadata: ExportMetadata
-  /** When the shard drops the copy, ms since the Unix epoch (at most `metadata.expiresAt`). */
-  dropAt: number
-  /** The first `COPY_CHUNK_BYTES` of the document (all of it, for a document up to 1 MiB). */
-  head: Uint8Array
-}
 
 /** A complete copy found for a read: its metadata, and how many chunks hold its bytes. */
 export interface FoundCopy {

@@ -19,11 +19,12 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../config'
-import type { ExportMetadata } from '../export-metadata'
-import { largeChunks } from '../large-chunks'
-import { COPY_CHUNK_BYTES, GraceCopies, type GraceCopyStart } from './grace-copies'
+import type { ExportMetadata } from '../storage/export-metadata'
+import { largeChunks } from '../storage/large-chunks'
+import { COPY_CHUNK_BYTES, GraceCopies } from './grace-copies'
 import { idAt, locateId, randomBelow, shardSize, type IdSpace } from './id-space'
 import type { ShardCount } from './id-space-status'
+import type { AllocateRequest, Allocation, CopyPart, GraceCopy, IdState } from './protocol'
 import { SlotIndex } from './slot-index'
 
 /**
@@ -32,39 +33,6 @@ import { SlotIndex } from './slot-index'
  * `drop_at` whatever the alarm does.
  */
 export const DROP_ALARM_BATCH_MS = 10_000
-
-/** A request for a new ID in one shard. */
-export interface AllocateRequest {
-  space: IdSpace
-  shard: number
-  /** End of the export's lifetime, ms since the Unix epoch. */
-  expiresAt: number
-  /** How long after `expiresAt` the ID stays reserved. */
-  quarantineSeconds: number
-  /** The grace copy to keep with the ID, stored in the same transaction; none when grace is off. */
-  copy?: GraceCopyStart | null
-}
-
-/** A new ID, or the shard is full until the earliest quarantine ends. */
-export type Allocation = { ok: true; id: string } | { ok: false; retryAfterSeconds: number }
-
-/** How much of a live ID's grace copy a lookup brings back: none, its metadata, or all of it. */
-export type CopyPart = 'none' | 'metadata' | 'body'
-
-/**
- * A live export's grace copy: its metadata, and its bytes when asked for (one chunk's bytes, or a
- * stream of chunks for a document over `COPY_CHUNK_BYTES`).
- */
-export interface GraceCopy {
-  metadata: ExportMetadata
-  body: Uint8Array | ReadableStream<Uint8Array> | null
-}
-
-/** What the allocator knows of an ID; `copy` is there when asked for and still kept. */
-export type IdState =
-  | { state: 'never_issued' }
-  | { state: 'live'; expiresAt: number; copy?: GraceCopy }
-  | { state: 'quarantined'; expiresAt: number; reusableAt: number }
 
 interface IssuedRow extends Record<string, SqlStorageValue> {
   expires_at: number

@@ -1,18 +1,19 @@
 /**
- * What a route or middleware tells the request log that the response does not show: the ID a
- * publish issued, the size of the export served, how the rate limiter took the request. Kept on
- * the Hono context, so the code that knows a fact says it in one call and the request log stays
- * in one place (./index.ts).
+ * What a route or middleware tells the request log that the response does not show: which
+ * endpoint the request was for, the ID it was about, the size of the export, how the rate limiter
+ * took it. Kept on the Hono context, so the code that knows a fact says it in one call and the
+ * log itself knows no route, no limiter and no ID rule (./index.ts).
  */
-import type { Context } from 'hono'
-import { nearestExhaustion, type RateVerdict } from '../rate-limit/windows'
-import type { LimiterVerdict } from './outcomes'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { LimiterVerdict, RequestEvent } from './outcomes'
 
 /** Facts about a request, each optional. */
 export interface RequestNotes {
+  /** The endpoint the request was for; `other` when no route noted one. */
+  event?: RequestEvent
   /**
-   * The publication ID the request was about: the one a publish issued, or the one a retrieval
-   * served (else the log reads it from the URL).
+   * The publication ID the request was about: the one a publish issued, or the well-formed one
+   * a retrieval named.
    */
   id?: string
   /** Bytes of the stored export. */
@@ -20,8 +21,10 @@ export interface RequestNotes {
   /** Characters of the sanitized tag that was substituted. */
   tagLength?: number
   limiter?: LimiterVerdict
-  /** The window that refused a 429 (the `X-RateLimit-*` window), `short` or `long`. */
+  /** The window that refused a 429 (the window the rate-limit headers describe). */
   refusingWindow?: string
+  /** The client's rate-limit key, as the limiter derived it: what the log's client hash hashes. */
+  clientKey?: string
 }
 
 declare module 'hono' {
@@ -32,7 +35,9 @@ declare module 'hono' {
 
 /** Adds facts to the request's notes. */
 export function note(c: Context, facts: RequestNotes): void {
-  c.set('requestNotes', { ...c.get('requestNotes'), ...facts })
+  const notes = c.get('requestNotes')
+  if (notes === undefined) c.set('requestNotes', { ...facts })
+  else Object.assign(notes, facts)
 }
 
 /** The request's notes so far. */
@@ -40,9 +45,10 @@ export function notesOf(c: Context): RequestNotes {
   return c.get('requestNotes') ?? {}
 }
 
-/** Notes of the limiter's verdict; `null` is a limiter that could not answer (fail-open). */
-export function limiterNotes(verdict: RateVerdict | null): RequestNotes {
-  if (verdict === null) return { limiter: 'failed_open' }
-  if (verdict.admitted) return { limiter: 'admitted' }
-  return { limiter: 'refused', refusingWindow: nearestExhaustion(verdict.windows).name }
+/** Middleware that notes the endpoint of the requests it sees, before any later one answers. */
+export function routeEvent(event: RequestEvent): MiddlewareHandler {
+  return async (c, next) => {
+    note(c, { event })
+    await next()
+  }
 }

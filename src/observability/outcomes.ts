@@ -1,7 +1,8 @@
 /**
  * The vocabulary of the request log and the metrics: which endpoint a request was for (its
- * event) and what it came to (its outcome). Dashboards and alerts filter on these words, so they
- * are stable across versions, like storage keys (docs/operations.md lists them all).
+ * event, noted by the route) and what it came to (its outcome). Dashboards and alerts filter on
+ * these words, so they are stable across versions, like storage keys (docs/operations.md lists
+ * them all).
  *
  * A failed request's outcome is its internal failure reason (src/http/errors.ts), which says
  * more than the public code: `not_found` is `unknown_id` or `route_not_found`, `unavailable` is
@@ -21,14 +22,6 @@ export type Outcome = Success | Failure['reason']
 /** How the rate limiter took a request; absent for requests it does not count. */
 export type LimiterVerdict = 'admitted' | 'refused' | 'failed_open'
 
-const EVENT_BY_PATH: Readonly<Record<string, RequestEvent>> = {
-  '/server-api': 'retrieve',
-  '/editor-api/exports': 'publish',
-  '/editor-api/status': 'status',
-  '/openapi.json': 'openapi',
-  '/': 'page',
-}
-
 const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
   retrieve: 'served',
   publish: 'published',
@@ -36,12 +29,6 @@ const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
   openapi: 'served',
   page: 'served',
   other: 'served',
-}
-
-/** The event of a request path; a trailing slash is served like none (`strict: false`). */
-export function eventOf(path: string): RequestEvent {
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
-  return EVENT_BY_PATH[trimmed] ?? 'other'
 }
 
 /**

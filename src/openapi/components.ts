@@ -5,6 +5,7 @@
  */
 
 import {
+  EDITOR_API_CHALLENGE,
   ERROR_CODES,
   EXPIRES_IN_HEADER,
   MAX_EXPORT_BYTES,
@@ -13,7 +14,8 @@ import {
   RATE_LIMIT_HEADERS,
   RETRY_AFTER_HEADER,
   type ErrorCode,
-} from '../http/wire-contract'
+} from '../contract/wire'
+import { SERVER_API_PATH } from '../contract/routes'
 
 type Schema = Record<string, unknown>
 
@@ -31,7 +33,7 @@ export const HEADERS = {
   }),
   'Access-Control-Allow-Headers': header('Any request header is allowed.', { const: '*' }),
   'Access-Control-Expose-Headers': header(
-    'The headers browser scripts may read: `Retry-After`, the rate-limit headers, `X-Export-Expires-In` and `Content-Length`.',
+    `The headers browser scripts may read: \`${RETRY_AFTER_HEADER}\`, the rate-limit headers, \`${EXPIRES_IN_HEADER}\` and \`Content-Length\`.`,
     { type: 'string' },
   ),
   'Access-Control-Max-Age': header('Seconds a browser may cache this preflight answer.', {
@@ -85,10 +87,10 @@ export const HEADERS = {
   Allow: header('The methods this path supports.', { type: 'string' }),
   Location: header('Where the published export is retrieved.', {
     type: 'string',
-    pattern: '^/server-api\\?id=[0-9]{6}$',
+    pattern: `^${SERVER_API_PATH}\\?id=[0-9]{6}$`,
   }),
   'WWW-Authenticate': header('The editor API wants a bearer token.', {
-    const: 'Bearer realm="editor-api"',
+    const: EDITOR_API_CHALLENGE,
   }),
   'Content-Security-Policy': header(
     "The try-it page loads nothing but its own script and style (`script-src 'self'`), and calls only this origin.",
@@ -228,7 +230,7 @@ export const SCHEMAS: Record<string, Schema> = {
       retryAfterSeconds: {
         type: 'integer',
         minimum: 1,
-        description: 'Present when retrying later can succeed; equals `Retry-After`.',
+        description: `Present when retrying later can succeed; equals \`${RETRY_AFTER_HEADER}\`.`,
       },
       limitBytes: { type: 'integer', minimum: 1, description: 'On `too_large`: the limit.' },
     },

@@ -11,15 +11,19 @@ import {
   RATE_LIMIT_HEADERS,
   RETRY_AFTER_HEADER,
   type ErrorCode,
-} from '../http/wire-contract'
+} from '../contract/wire'
+import {
+  EDITOR_EXPORTS_PATH,
+  EDITOR_STATUS_PATH,
+  OPENAPI_PATH,
+  SERVER_API_PATH,
+} from '../contract/routes'
+import { API_VERSION } from '../contract/version'
 import { errorSchema, headers, SCHEMAS, SECURITY_SCHEMES, type HeaderName } from './components'
 
 const MIB = 1024 * 1024
 
 type Schema = Record<string, unknown>
-
-/** The version of the package, which this document describes. */
-export const API_VERSION = '0.1.0'
 
 const CORS: HeaderName[] = [
   'Access-Control-Allow-Origin',
@@ -36,7 +40,7 @@ const RATE_LIMIT: HeaderName[] = [
   RATE_LIMIT_HEADERS.remaining,
   RATE_LIMIT_HEADERS.reset,
   RATE_LIMIT_HEADERS.policy,
-  'RateLimit',
+  RATE_LIMIT_HEADERS.state,
 ]
 const RATE_LIMIT_NOTE =
   ' The rate-limit headers are on every counted response; they are missing only when the limiter could not answer and the request was served without a limit.'
@@ -69,8 +73,7 @@ function exportResponses(withBody: boolean): Schema {
     '404': publicError('No export was ever published under this ID.', ['not_found']),
     '410': publicError('The export has expired (10 minutes after publication).', ['expired']),
     '429': {
-      description:
-        'A request limit is exceeded (spec 8). Wait `Retry-After` seconds; a refused request counts nowhere.',
+      description: `A request limit is exceeded (spec 8). Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
         LENGTH_OR_ENCODING,
@@ -79,7 +82,7 @@ function exportResponses(withBody: boolean): Schema {
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
     '503': publicError(
-      "`not_ready`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); `unavailable`: storage or the allocator failed, or the stored export is damaged. Retry after `Retry-After` seconds.",
+      `\`not_ready\`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); \`unavailable\`: storage or the allocator failed, or the stored export is damaged. Retry after \`${RETRY_AFTER_HEADER}\` seconds.`,
       ['not_ready', 'unavailable'],
       [RETRY_AFTER_HEADER],
     ),
@@ -144,7 +147,7 @@ export const OPENAPI_DOCUMENT = {
     { name: 'meta', description: 'This document and the try-it page.' },
   ],
   paths: {
-    '/server-api': {
+    [SERVER_API_PATH]: {
       description:
         'Other methods answer 405 with `Allow: GET, HEAD, OPTIONS` and an error body of code `method_not_allowed`; they cost no quota.',
       get: {
@@ -176,7 +179,7 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
-    '/editor-api/exports': {
+    [EDITOR_EXPORTS_PATH]: {
       post: {
         operationId: 'publishExport',
         tags: ['editor'],
@@ -218,14 +221,14 @@ export const OPENAPI_DOCUMENT = {
             'unsupported_media_type',
           ]),
           '503': editorError(
-            '`capacity`: every ID is in use; `unavailable`: nothing was stored. Retry after `Retry-After` seconds.',
+            `\`capacity\`: every ID is in use; \`unavailable\`: nothing was stored. Retry after \`${RETRY_AFTER_HEADER}\` seconds.`,
             ['capacity', 'unavailable'],
             [RETRY_AFTER_HEADER],
           ),
         },
       },
     },
-    '/editor-api/status': {
+    [EDITOR_STATUS_PATH]: {
       description:
         'Other methods answer 405 with `Allow: GET` and an error body of code `method_not_allowed`, once the token is accepted.',
       get: {
@@ -244,14 +247,14 @@ export const OPENAPI_DOCUMENT = {
           },
           ...EDITOR_AUTH_ERRORS,
           '503': editorError(
-            '`unavailable`: a shard did not answer. Retry after `Retry-After` seconds.',
+            `\`unavailable\`: a shard did not answer. Retry after \`${RETRY_AFTER_HEADER}\` seconds.`,
             ['unavailable'],
             [RETRY_AFTER_HEADER],
           ),
         },
       },
     },
-    '/openapi.json': {
+    [OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApiDocument',
         tags: ['meta'],

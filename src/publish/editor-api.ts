@@ -8,23 +8,20 @@
 import { Hono } from 'hono'
 import type { Env } from '../config'
 import { ServiceFailure } from '../http/errors'
-import {
-  EDITOR_EXPORTS_METHODS,
-  EDITOR_STATUS_METHODS,
-  MAX_EXPORT_BYTES,
-} from '../http/wire-contract'
-import { note } from '../observability'
+import { EDITOR_EXPORTS_METHODS, EDITOR_STATUS_METHODS, MAX_EXPORT_BYTES } from '../contract/wire'
+import { EDITOR_EXPORTS_ROUTE, EDITOR_STATUS_ROUTE, exportLocation } from '../contract/routes'
+import { note, routeEvent } from '../observability'
 import { idSpaceStatus } from '../ids/allocator-client'
 import { requirePublishToken } from './editor-auth'
 import { publish } from './publish'
 import { isJsonContentType, readBodyWithin } from './request-body'
 
-/** The editor API, mounted at `/editor-api`. */
+/** The editor API, mounted at `EDITOR_API_PATH`. */
 export const editorApi = new Hono<{ Bindings: Env }>()
 
-editorApi.use('/exports', requirePublishToken())
+editorApi.use(EDITOR_EXPORTS_ROUTE, routeEvent('publish'), requirePublishToken())
 
-editorApi.post('/exports', async (c) => {
+editorApi.post(EDITOR_EXPORTS_ROUTE, async (c) => {
   const contentType = c.req.header('Content-Type') ?? null
   if (!isJsonContentType(contentType)) {
     throw new ServiceFailure({ reason: 'unsupported_media_type', contentType })
@@ -35,12 +32,12 @@ editorApi.post('/exports', async (c) => {
   const result = await publish(c.env, document, { quickCommandPrefix })
   note(c, { id: result.id })
   return c.json(result, 201, {
-    Location: `/server-api?id=${result.id}`,
+    Location: exportLocation(result.id),
     'Cache-Control': 'no-store',
   })
 })
 
-editorApi.all('/exports', (c) => {
+editorApi.all(EDITOR_EXPORTS_ROUTE, (c) => {
   throw new ServiceFailure({
     reason: 'method_not_allowed',
     method: c.req.method,
@@ -48,13 +45,13 @@ editorApi.all('/exports', (c) => {
   })
 })
 
-editorApi.use('/status', requirePublishToken())
+editorApi.use(EDITOR_STATUS_ROUTE, routeEvent('status'), requirePublishToken())
 
-editorApi.get('/status', async (c) =>
+editorApi.get(EDITOR_STATUS_ROUTE, async (c) =>
   c.json(await idSpaceStatus(c.env), 200, { 'Cache-Control': 'no-store' }),
 )
 
-editorApi.all('/status', (c) => {
+editorApi.all(EDITOR_STATUS_ROUTE, (c) => {
   throw new ServiceFailure({
     reason: 'method_not_allowed',
     method: c.req.method,

@@ -5,8 +5,8 @@
 import { WorkerEntrypoint } from 'cloudflare:workers'
 import type { Env } from '../config'
 import { failureOf, toPublicError } from '../http/errors'
-import { observeRpcPublish } from '../observability'
 import { publish, type PublishOptions, type PublishResult } from './publish'
+import { logRpcPublish } from './rpc-log'
 
 /** An export document as the caller holds it: its JSON text or bytes (stored as given), or an object. */
 export type ExportDocumentInput = string | ArrayBuffer | ArrayBufferView | object
@@ -37,11 +37,11 @@ export class PublishService extends WorkerEntrypoint<Env> {
       const bytes = toBytes(document)
       exportBytes = bytes.byteLength
       const result = await publish(this.env, bytes, options)
-      observeRpcPublish(this.env, startedAt, exportBytes, result)
+      logRpcPublish(this.env, startedAt, exportBytes, result)
       return result
     } catch (thrown) {
       const failure = failureOf(thrown)
-      observeRpcPublish(this.env, startedAt, exportBytes, { failure })
+      logRpcPublish(this.env, startedAt, exportBytes, { failure })
       const error = toPublicError(failure)
       const fields: PublishErrorFields = { code: error.code, status: error.status }
       const retryAfterSeconds = error.details?.retryAfterSeconds

@@ -8,7 +8,7 @@
  * know the ID, the shard that a missing KV entry sends every read to has the export.
  */
 import { exportTtlSeconds, publishGraceSeconds, type Env } from '../config'
-import { exportMetadata, putExport } from '../exports/store'
+import { exportMetadata, putExport } from '../storage/export-store'
 import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'

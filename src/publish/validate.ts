@@ -8,25 +8,19 @@
  * One pass of the JSON scanner (strict grammar) over the bytes decides all of it and counts the
  * placeholders for the metadata, building no string and no object tree: memory stays the body
  * itself plus a bit per nesting level, whatever the document's shape. The verdict is the one
- * `JSON.parse` of the decoded text and the `content` rule would give (test/validate-properties
- * .test.ts holds the two side by side).
+ * `JSON.parse` of the decoded text and the `content` rule would give
+ * (test/publish/validate-properties.test.ts holds the two side by side).
  */
 import {
+  escapedUnit,
   JsonScanner,
   MalformedExportError,
   type JsonKind,
   type TopLevelObserver,
-} from '../substitution/json-scanner'
-import type { PlaceholderCount } from '../exports/store'
-import { escapedUnit } from '../substitution/walker-bytes'
+} from '../json'
+import type { PlaceholderCount } from '../storage/export-store'
 import { ServiceFailure } from '../http/errors'
-import { MAX_EXPORT_BYTES, MAX_NESTING_DEPTH } from '../http/wire-contract'
-
-/**
- * Deepest nesting of arrays and objects accepted. Real exports nest under 10 levels (their
- * SNBT sits inside strings); the limit keeps the tag walker's bracket stack and any consumer's
- * parser far from a stack limit, so 100,000 levels are a 400 and never a crash.
- */
+import { MAX_EXPORT_BYTES, MAX_NESTING_DEPTH } from '../contract/wire'
 
 /** The member of the root object that must hold an object (spec 2). */
 const CONTENT = 'content'

@@ -11,13 +11,14 @@
  * docs/rate-limits.md#durability).
  */
 import type { MiddlewareHandler } from 'hono'
-import { rateLimitFlushSeconds, rateLimitRules, type Env } from '../config'
+import { rateLimitFlushSeconds, type Env } from '../config'
 import { errorResponse } from '../http/errors'
-import { limiterNotes, logIncident, note } from '../observability'
+import { logIncident, note, type LimiterVerdict } from '../observability'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { RefusalMemory } from './refusal-memory'
-import { rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
+import { rateLimitRules } from './rules'
+import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
 /** How long a request waits for the limiter before being served unlimited. */
 export const LIMITER_TIMEOUT_MS = 300
@@ -34,7 +35,7 @@ export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
     const verdict =
       refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules, flushSeconds))
-    note(c, limiterNotes(verdict))
+    note(c, limiterNotes(verdict, key))
     if (verdict === null) return next()
     if (!verdict.admitted) refusals.remember(key, rules, verdict)
 
@@ -78,7 +79,7 @@ interface Policy {
 /**
  * The policy parsed once per isolate instead of on every request, for as long as the vars it
  * comes from stay the same (they differ per test). Vars that do not parse are not remembered, so
- * each request fails on them as before.
+ * each request fails on them.
  */
 class PolicyMemory {
   private vars: readonly (string | undefined)[] = []
@@ -92,6 +93,20 @@ class PolicyMemory {
     }
     return this.policy
   }
+}
+
+/**
+ * What the log notes of a verdict (`null`: a limiter that could not answer, fail-open) and of
+ * the client key it was asked for.
+ */
+function limiterNotes(
+  verdict: RateVerdict | null,
+  clientKey: string,
+): { limiter: LimiterVerdict; refusingWindow?: string; clientKey: string } {
+  if (verdict === null) return { limiter: 'failed_open', clientKey }
+  if (verdict.admitted) return { limiter: 'admitted', clientKey }
+  const refusingWindow = nearestExhaustion(verdict.windows).name
+  return { limiter: 'refused', refusingWindow, clientKey }
 }
 
 function setAll(target: Headers, values: Record<string, string>): void {

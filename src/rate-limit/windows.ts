@@ -6,6 +6,7 @@
  * A request is admitted only if every window has room, and then counts in every window; a
  * refused request counts nowhere, so waiting `Retry-After` is enough to be admitted again.
  */
+import { RATE_LIMIT_HEADERS } from '../contract/wire'
 
 /** One window of a policy: at most `limit` requests per `periodSeconds`. */
 export interface WindowRule {
@@ -47,21 +48,6 @@ export interface Decision {
   verdict: RateVerdict
   /** The new states by window name, or null when nothing changes (a refusal). */
   next: Record<string, WindowState> | null
-}
-
-const RULE_PATTERN = /^(\d{1,9})\/(\d{1,9})$/
-
-/** Parses a rule written as `"requests/seconds"`, e.g. `"120/60"`. */
-export function parseWindowRule(name: string, raw: string): WindowRule {
-  const match = RULE_PATTERN.exec(raw.trim())
-  const limit = Number(match?.[1])
-  const periodSeconds = Number(match?.[2])
-  if (!match || limit <= 0 || periodSeconds <= 0) {
-    throw new Error(
-      `The ${name} rate limit must look like "120/60" (requests/seconds), got "${raw}"`,
-    )
-  }
-  return { name, limit, periodSeconds }
 }
 
 /** Decides whether a request at `now` (ms) is admitted, given the stored windows. */
@@ -120,13 +106,13 @@ export function rateLimitHeaders(
 ): Record<string, string> {
   const shown = nearestExhaustion(verdict.windows)
   return {
-    'X-RateLimit-Limit': String(shown.limit),
-    'X-RateLimit-Remaining': String(shown.remaining),
-    'X-RateLimit-Reset': String(shown.resetSeconds),
+    [RATE_LIMIT_HEADERS.limit]: String(shown.limit),
+    [RATE_LIMIT_HEADERS.remaining]: String(shown.remaining),
+    [RATE_LIMIT_HEADERS.reset]: String(shown.resetSeconds),
     // draft-ietf-httpapi-ratelimit-headers-11 (field syntax unchanged from -10): a List of
     // quota policies, then their state, as Structured Fields (RFC 9651).
-    'RateLimit-Policy': policyField(rules),
-    RateLimit: verdict.windows
+    [RATE_LIMIT_HEADERS.policy]: policyField(rules),
+    [RATE_LIMIT_HEADERS.state]: verdict.windows
       .map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`)
       .join(', '),
   }

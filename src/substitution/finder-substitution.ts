@@ -1,12 +1,11 @@
 /**
  * The outer loop both finders share: bytes held back across chunks, the placeholder spans a
  * finder reports, and writing the chunk out with those spans replaced by the tag (spans.ts). What
- * differs, how placeholders are found, is the finder's (splicer.ts, walker.ts).
+ * differs, how placeholders are found, is the finder's (splicer.ts, tag-walker.ts).
  */
 import { concatBytes } from './bytes'
-import { MalformedExportError } from './json-scanner'
+import { MalformedExportError, PLACEHOLDER } from '../json'
 import { replaceSpans, ReusedOutput, type SubstitutionOptions } from './spans'
-import { PLACEHOLDER } from './walker-bytes'
 
 /** How a substitution finds placeholders in the chunks pushed to it. */
 export interface PlaceholderFinder {

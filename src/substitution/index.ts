@@ -10,10 +10,9 @@
  */
 import { PlaceholderSplicer } from './splicer'
 import type { SubstitutionOptions } from './spans'
-import { TagWalker } from './walker'
+import { TagWalker } from './tag-walker'
 
-export { PLACEHOLDER } from './walker-bytes'
-export { MalformedExportError } from './json-scanner'
+export { MalformedExportError, PLACEHOLDER } from '../json'
 export type { SubstitutionOptions } from './spans'
 
 /** Bytes in, bytes out; `replaced` counts the placeholders substituted so far. */

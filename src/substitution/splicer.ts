@@ -16,7 +16,7 @@
  */
 import { FinderSubstitution, type PlaceholderFinder } from './finder-substitution'
 import type { SubstitutionOptions } from './spans'
-import { PLACEHOLDER } from './walker-bytes'
+import { PLACEHOLDER } from '../json'
 
 const PATTERN = new TextEncoder().encode(PLACEHOLDER)
 const LENGTH = PATTERN.length

@@ -1,10 +1,14 @@
 import { reset } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { pumpSubstituted, READ_CHUNK_BYTES, streamReadBytes } from '../../src/exports/pump'
+import {
+  pumpSubstituted,
+  READ_CHUNK_BYTES,
+  streamReadBytes,
+} from '../../src/exports/substituted-body'
 import { WHOLE_READ_MAX_BYTES } from '../../src/exports/serve'
-import { exportKey, substitutedLength } from '../../src/exports/store'
-import { substitutionFor } from '../../src/exports/substitution-of'
+import { exportKey, substitutedLength } from '../../src/storage/export-store'
+import { substitutionFor } from '../../src/exports/substitution-for-export'
 import { validateExport } from '../../src/publish/validate'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'

@@ -1,9 +1,9 @@
 /** Property-based tests of the tag rules and of publication ID validation (spec 4 and 8). */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isPublicationId } from '../../src/ids/publication-id'
+import { isPublicationId } from '../../src/contract/publication-id'
 import { sanitizeTag } from '../../src/exports/tag'
-import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../../src/http/wire-contract'
+import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../../src/contract/wire'
 import { FULL_ID_SPACE_SIZE, idAt, idSpace, locateId, shardSize } from '../../src/ids/id-space'
 
 const ALLOWED = /^[A-Za-z0-9_-]+$/

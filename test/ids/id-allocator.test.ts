@@ -1,7 +1,7 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/exports/store'
+import { exportKey } from '../../src/storage/export-store'
 import type { IdAllocator } from '../../src/ids/id-allocator'
 import { idAt, idSpace, shardName, shardSize, type IdSpace } from '../../src/ids/id-space'
 import { callWithEnv } from '../support/helpers'

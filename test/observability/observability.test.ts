@@ -1,7 +1,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/exports/store'
+import { exportKey } from '../../src/storage/export-store'
 import { METRIC_BLOBS, METRIC_DOUBLES } from '../../src/observability/metrics'
 import { PublishService } from '../../src/publish/entrypoint'
 import { callWithEnv, storeExport } from '../support/helpers'

@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/exports/store'
+import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/export-store'
 import { errorResponse, type Failure } from '../../src/http/errors'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'
 import { resolveRef, schemaErrors } from '../support/json-schema'

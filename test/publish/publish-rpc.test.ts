@@ -1,7 +1,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { exportKey } from '../../src/exports/store'
+import { exportKey } from '../../src/storage/export-store'
 import { PublishService } from '../../src/publish/entrypoint'
 import { call } from '../support/helpers'
 import { SMALL_EXPORT } from '../support/publishing'

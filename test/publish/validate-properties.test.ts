@@ -8,11 +8,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ServiceFailure } from '../../src/http/errors'
-import { MAX_NESTING_DEPTH } from '../../src/http/wire-contract'
+import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
 import { validateExport } from '../../src/publish/validate'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from '../support/json-arbitraries'
 import { walk } from '../support/walker-driver'
-import { TagWalker } from '../../src/substitution/walker'
+import { TagWalker } from '../../src/substitution/tag-walker'
 
 type Verdict = 'accepted' | 'invalid_json' | 'invalid_export'
 

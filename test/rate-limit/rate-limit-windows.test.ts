@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import {
   decide,
   nearestExhaustion,
-  parseWindowRule,
   rateLimitHeaders,
   refusalAsOf,
   type WindowRule,
   type WindowState,
 } from '../../src/rate-limit/windows'
+import { parseWindowRule } from '../../src/rate-limit/rules'
 
 const RULES: WindowRule[] = [
   { name: 'short', limit: 2, periodSeconds: 10 },

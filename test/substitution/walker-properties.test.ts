@@ -5,13 +5,14 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ExportMetadata } from '../../src/export-metadata'
-import { substitutedLength } from '../../src/exports/store'
+import type { ExportMetadata } from '../../src/storage/export-metadata'
+import { substitutedLength } from '../../src/storage/export-store'
 import { documentArb } from '../support/json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
 import { PlaceholderSplicer } from '../../src/substitution/splicer'
-import { substitutionFor } from '../../src/exports/substitution-of'
-import { MalformedExportError, PLACEHOLDER, TagWalker } from '../../src/substitution/walker'
+import { substitutionFor } from '../../src/exports/substitution-for-export'
+import { MalformedExportError, PLACEHOLDER } from '../../src/json'
+import { TagWalker } from '../../src/substitution/tag-walker'
 import { substituteTag } from '../support/substitute-tag'
 
 const encoder = new TextEncoder()

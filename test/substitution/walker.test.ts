@@ -3,7 +3,8 @@ import animated from '../../fixtures/animated-80-displays.json?raw'
 import reading from '../../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../fixtures/stone-gate-136-displays.json?raw'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
-import { MalformedExportError, PLACEHOLDER, TagWalker } from '../../src/substitution/walker'
+import { MalformedExportError, PLACEHOLDER } from '../../src/json'
+import { TagWalker } from '../../src/substitution/tag-walker'
 import { substituteTag } from '../support/substitute-tag'
 
 const FIXTURES = [

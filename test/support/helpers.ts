@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import worker from '../../src/index'
-import { exportMetadata, putExport } from '../../src/exports/store'
+import { exportMetadata, putExport } from '../../src/storage/export-store'
 import { validateExport } from '../../src/publish/validate'
 
 export const BASE = 'http://service.test'

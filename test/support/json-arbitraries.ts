@@ -5,7 +5,7 @@
  * in every spelling JSON allows.
  */
 import fc from 'fast-check'
-import { PLACEHOLDER } from '../../src/substitution/walker'
+import { PLACEHOLDER } from '../../src/json'
 
 const encoder = new TextEncoder()
 

@@ -1,8 +1,9 @@
 /**
  * The tag walker as a TransformStream: what the tests and the bench stream documents through.
- * The service itself pumps (src/exports/pump.ts), so this lives beside the tests, not in src/.
+ * The service itself pumps (src/exports/substituted-body.ts), so this lives beside the tests,
+ * not in src/.
  */
-import { TagWalker } from '../../src/substitution/walker'
+import { TagWalker } from '../../src/substitution/tag-walker'
 
 /** Streaming substitution: bytes in, bytes out; `tag` is already sanitized (only [A-Za-z0-9_-], 1..100 chars). */
 export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Array> {

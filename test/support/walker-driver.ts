@@ -1,8 +1,8 @@
 import { concatBytes } from '../../src/substitution/bytes'
-import { JsonScanner } from '../../src/substitution/json-scanner'
-import type { PlaceholderCount } from '../../src/exports/store'
+import { JsonScanner } from '../../src/json/scanner'
+import type { PlaceholderCount } from '../../src/storage/export-store'
 import type { Substitution } from '../../src/substitution'
-import { TagWalker } from '../../src/substitution/walker'
+import { TagWalker } from '../../src/substitution/tag-walker'
 import { PlaceholderSplicer } from '../../src/substitution/splicer'
 
 /** Concatenation of byte arrays. */

@@ -13,7 +13,7 @@ import {
   type ExportResult,
   type RateLimitState,
 } from '../../client/index.js'
-import { isPublicationId } from '../../ids/publication-id.js'
+import { isPublicationId } from '../../contract/publication-id.js'
 import { jsonTree } from './json-tree.js'
 import { clearModel, showModel } from './model-section.js'
 

@@ -1,7 +1,6 @@
 /**
- * The metadata record stored beside each export: in KV by publishing (src/exports/store.ts) and
- * in the allocator's grace copies (src/ids/grace-copies.ts). A room of its own so that both
- * stores share the one schema without the ID allocator depending on the read path.
+ * The metadata record stored beside each export: in KV by publishing (export-store.ts) and in
+ * the allocator's grace copies (src/ids/grace-copies.ts): both stores share the one schema.
  */
 
 /** Metadata stored beside each export (KV allows 1024 bytes of it). */

@@ -1,13 +1,13 @@
 /**
  * The JSON grammar outside strings, as one transition table over bytes: what the scanner
- * (json-scanner.ts) runs between strings, one table lookup per byte. Two grammars share it:
+ * (scanner.ts) runs between strings, one table lookup per byte. Two grammars share it:
  *
  * - `strict`, RFC 8259 whole: values, members, commas, colons, numbers (`-?(0|[1-9]\d*)(\.\d+)?
  *   ([eE][+-]?\d+)?`), `true`, `false`, `null`, whitespace of four bytes only. What publishing
  *   checks, so that it accepts exactly what `JSON.parse` accepts.
  * - `structure`: brackets and strings only, the root an object. What the read path checks on a
  *   value publishing already checked: enough to tell a value cut short or corrupted from a whole
- *   document, at the cost of the old bracket scan.
+ *   document, at the cost of a bracket scan.
  *
  * A transition below `Action.First` is the next state; the others are actions the scanner takes
  * (open, close, enter a string, ...) and `Action.Error`. Numbers and literals are states, so a

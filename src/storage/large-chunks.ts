@@ -1,10 +1,11 @@
 /**
  * Reading a stream in large chunks. KV hands a value over in small chunks (4 KiB in workerd), and
  * each chunk that crosses JavaScript costs far more than the work done on it; a BYOB reader
- * gathering many of them at once keeps that small. Used by the read path (src/exports/pump.ts)
- * and by the allocator keeping a grace copy (src/ids/id-allocator.ts).
+ * gathering many of them at once keeps that small. Used by the read path
+ * (src/exports/substituted-body.ts) and by the allocator keeping a grace copy
+ * (src/ids/id-allocator.ts).
  */
-import { withTimeout } from './timeout'
+import { withTimeout } from '../timeout'
 
 /** A read of the stored value that brings nothing for this long fails it (a storage failure). */
 export const READ_STALL_TIMEOUT_MS = 5000

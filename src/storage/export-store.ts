@@ -7,8 +7,8 @@
  * edge caches may serve a value a little longer), so the rule "retrievable for exactly the
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
-import { isExportMetadata, type ExportMetadata } from '../export-metadata'
-import { MAX_EXPORT_BYTES } from '../http/wire-contract'
+import { isExportMetadata, type ExportMetadata } from './export-metadata'
+import { MAX_EXPORT_BYTES } from '../contract/wire'
 import { withTimeout } from '../timeout'
 
 /** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
@@ -74,25 +74,14 @@ export async function putExport(
 /**
  * Opens the stored export of `id` as a stream, or returns null when KV has none.
  * Throws when KV fails or does not answer within `KV_READ_TIMEOUT_MS`.
- *
- * `simulatedLagSeconds` (development and tests only) makes an export published less than that
- * long ago count as missing, as it is in a location that KV has not reached yet.
  */
-export async function openExport(
-  kv: KVNamespace,
-  id: string,
-  simulatedLagSeconds = 0,
-): Promise<StoredExport | null> {
+export async function openExport(kv: KVNamespace, id: string): Promise<StoredExport | null> {
   const read = kv.getWithMetadata<ExportMetadata>(exportKey(id), { type: 'stream' })
   const { value, metadata } = await withTimeout(read, KV_READ_TIMEOUT_MS, 'KV read')
   if (value === null) return null
   if (!isExportMetadata(metadata)) {
     void value.cancel()
     throw new Error(`export ${id} has no valid metadata`)
-  }
-  if (Date.now() - metadata.publishedAt < simulatedLagSeconds * 1000) {
-    void value.cancel()
-    return null
   }
   return { body: value, metadata }
 }

@@ -17,6 +17,8 @@ export const EDITOR_STATUS_METHODS = 'GET'
 export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
 /** Whole seconds to wait before retrying (RFC 9110 section 10.2.3). */
 export const RETRY_AFTER_HEADER = 'Retry-After'
+/** The challenge of an editor API request without a valid token (RFC 6750 section 3). */
+export const EDITOR_API_CHALLENGE = 'Bearer realm="editor-api"'
 /** The rate-limit headers: the window nearest exhaustion, then every window's state and policy. */
 export const RATE_LIMIT_HEADERS = {
   limit: 'X-RateLimit-Limit',
@@ -40,7 +42,11 @@ export const EXPOSED_HEADERS = [
 
 /** The largest export: Workers KV's largest value, 25 MiB. */
 export const MAX_EXPORT_BYTES = 25 * 1024 * 1024
-/** The deepest nesting of arrays and objects an export may have. */
+/**
+ * The deepest nesting of arrays and objects an export may have. Real exports nest under 10
+ * levels (their SNBT sits inside strings); the limit keeps the tag walker's bracket stack and any
+ * consumer's parser far from a stack limit, so 100,000 levels are a 400 and never a crash.
+ */
 export const MAX_NESTING_DEPTH = 256
 /** Spec 4: the sanitized tag is at most this many characters long. */
 export const MAX_TAG_LENGTH = 100

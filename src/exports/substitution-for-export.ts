@@ -4,7 +4,7 @@
  * placeholder), else the placeholder splicer.
  */
 import { PLACEHOLDER, substitution, type Substitution } from '../substitution'
-import type { PlaceholderCount } from './store'
+import type { PlaceholderCount } from '../storage/export-store'
 
 /**
  * The engine for a stored export and a sanitized `tag`. Pushed chunks are written over, so they

@@ -1,7 +1,8 @@
 /**
- * Byte-level pieces of the tag walker: byte tables, the placeholder matchers and the word view
- * the string scan reads through. All work on UTF-8 bytes, never on decoded text: decoding and
- * re-encoding is what made the old `replaceAll` path slow.
+ * The placeholder and the bytes of JSON strings: byte tables, the placeholder matchers and the
+ * word view the scanner's string scan reads through, shared by the scanner (scanner.ts), the
+ * placeholder splicer and the publish validator. All work on UTF-8 bytes, never on decoded text:
+ * decoding and re-encoding would cost more than the scan itself.
  */
 
 /** Bytes the walker looks at; a const enum so that bundles inline them in the hot loops. */

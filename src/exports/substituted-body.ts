@@ -12,8 +12,8 @@
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
 import { concatBytes } from '../substitution/bytes'
-import { largeChunks } from '../large-chunks'
-import type { ExportMetadata } from '../export-metadata'
+import { largeChunks } from '../storage/large-chunks'
+import type { ExportMetadata } from '../storage/export-metadata'
 import { PLACEHOLDER, type Substitution } from '../substitution'
 import { ValueMismatchError } from './value-mismatch'
 

@@ -4,7 +4,7 @@
  * spelled with `\uHHHH` escapes) and fails on the first byte that breaks the grammar. It builds
  * no string and no tree; it holds a bracket stack of one bit per level.
  *
- * Two grammars (json-grammar.ts) and one string scan:
+ * Two grammars (grammar.ts) and one string scan:
  * - `strict` (publishing): RFC 8259 whole, strict UTF-8 in strings, no raw control characters, a
  *   depth limit, and an observer told what the root value and the root object's members are.
  *   It accepts exactly what `JSON.parse` of the decoded text accepts.
@@ -24,7 +24,7 @@ import {
   State,
   TRANSITIONS,
   type Grammar,
-} from './json-grammar'
+} from './grammar'
 import { UTF8_CUT, UTF8_INVALID, utf8SequenceEnd } from './utf8'
 import {
   Byte,
@@ -37,7 +37,7 @@ import {
   matchPlaceholder,
   placeholderBefore,
   rawPrefixStart,
-} from './walker-bytes'
+} from './placeholder-bytes'
 
 /** Why a document was rejected. */
 export type MalformedReason =

@@ -7,11 +7,8 @@
  * 95 bytes: sixteen 6-byte escapes less one byte), never the document.
  */
 import { FinderSubstitution, type PlaceholderFinder } from './finder-substitution'
-import { JsonScanner, MalformedExportError } from './json-scanner'
+import { JsonScanner, MalformedExportError } from '../json'
 import type { SubstitutionOptions } from './spans'
-
-export { PLACEHOLDER } from './walker-bytes'
-export { MalformedExportError } from './json-scanner'
 
 const EMPTY = new Uint8Array(0)
 

@@ -6,13 +6,12 @@
  */
 import { ServiceFailure, type Failure } from '../http/errors'
 import { LOOKUP_TIMEOUT_MS, lookupId } from '../ids/allocator-client'
-import type { CopyPart, GraceCopy, IdState } from '../ids/id-allocator'
+import type { CopyPart, GraceCopy, IdState } from '../ids/protocol'
 import { withTimeout } from '../timeout'
 import type { Env } from '../config'
-import type { StoredExport } from './store'
+import type { StoredExport } from '../storage/export-store'
 
 /** Retry-After of a live ID that this location's KV does not show yet. */
-
 export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5
 
 /**
