@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SERVER_API_PATH } from '../src/contract/routes.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const READY_TIMEOUT_MS = 60_000
@@ -117,7 +118,7 @@ async function waitUntilAnswering(url, child) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`)
     try {
-      await fetch(`${url}/server-api`, { method: 'OPTIONS' })
+      await fetch(`${url}${SERVER_API_PATH}`, { method: 'OPTIONS' })
       return
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 200))

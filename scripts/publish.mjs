@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
+import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../src/contract/routes.ts'
+import { RETRY_AFTER_HEADER } from '../src/contract/wire.ts'
 
 const DEFAULT_URL = 'http://127.0.0.1:8787'
 const USAGE = `Usage: npm run publish -- <file.json> [options]
@@ -44,7 +46,7 @@ async function main() {
     fail(EXIT_USAGE, `Cannot read ${file}: ${error.message}`)
   }
 
-  const endpoint = new URL(`${base}/editor-api/exports`)
+  const endpoint = new URL(`${base}${EDITOR_EXPORTS_PATH}`)
   const prefix = args.values['quick-command-prefix']
   if (prefix !== undefined) endpoint.searchParams.set('quickCommandPrefix', prefix)
 
@@ -64,7 +66,7 @@ async function main() {
   if (response.status !== 201) fail(EXIT_FAILED, describeRefusal(response, text))
 
   const result = JSON.parse(text)
-  const url = `${base}/server-api?id=${result.id}&tag=model`
+  const url = `${base}${SERVER_API_PATH}?id=${result.id}&tag=model`
   const curl = `curl '${url}'`
   if (args.values.json) {
     console.log(JSON.stringify({ ...result, url, curl }, null, 2))
@@ -125,7 +127,7 @@ function describeRefusal(response, text) {
   } catch {
     return `Publishing failed: HTTP ${response.status} ${text.slice(0, 200)}`
   }
-  const retry = response.headers.get('Retry-After')
+  const retry = response.headers.get(RETRY_AFTER_HEADER)
   const hint = retry ? ` Retry after ${retry} s.` : ''
   return `Publishing failed: HTTP ${response.status} ${error.code}: ${error.message}${hint}`
 }

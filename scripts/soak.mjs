@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { parseArgs } from 'node:util'
 import { startLocalService } from './local-service.mjs'
+import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../src/contract/routes.ts'
+import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../src/contract/wire.ts'
 
 const USAGE = `Usage: npm run soak -- [options]
 
@@ -35,6 +37,11 @@ const MAX_DURATION_SECONDS = 600
 /** A hard cap on requests, whatever the duration: the loop is bounded in count and time. */
 const MAX_REQUESTS = 2_000_000
 const REQUEST_TIMEOUT_MS = 10_000
+/** The contract's headers as Node's `http` gives their names: in lower case. */
+const RETRY_AFTER = RETRY_AFTER_HEADER.toLowerCase()
+const RATE_LIMIT = Object.fromEntries(
+  Object.entries(RATE_LIMIT_HEADERS).map(([key, name]) => [key, name.toLowerCase()]),
+)
 /** Requests without an answer after which the soak gives up: the service is down. */
 const MAX_UNANSWERED = 50
 /** Share of clients that send far above their quota all the time, and of requests they send. */
@@ -151,7 +158,7 @@ async function readOnce(base, agent, client, published) {
   const tag = `t${Math.floor(Math.random() * 1000)}`
   const method = Math.random() < 0.1 ? 'HEAD' : 'GET'
   const ip = client.address ? client.address() : client.name
-  const path = `/server-api?id=${encodeURIComponent(id)}&tag=${tag}`
+  const path = `${SERVER_API_PATH}?id=${encodeURIComponent(id)}&tag=${tag}`
   const sent = performance.now()
   let res
   try {
@@ -185,7 +192,7 @@ async function publishLoop(base, token, agent, published, deadline) {
     let res
     try {
       const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
-      res = await send(base, agent, 'POST', '/editor-api/exports', headers, document)
+      res = await send(base, agent, 'POST', EDITOR_EXPORTS_PATH, headers, document)
     } catch (error) {
       violation('no answer', `publish: ${error.message}`)
       continue
@@ -212,7 +219,7 @@ async function readFresh(base, agent, id, document) {
   const headers = {
     'CF-Connecting-IP': `100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`,
   }
-  const path = `/server-api?id=${id}&tag=${tag}`
+  const path = `${SERVER_API_PATH}?id=${id}&tag=${tag}`
   if (expected.length > 1024 * 1024) fresh.large++
   for (const method of ['GET', 'HEAD']) {
     let res
@@ -223,7 +230,7 @@ async function readFresh(base, agent, id, document) {
       continue
     }
     const where = `${method} ${path} right after its publish`
-    if (res.status === 503 && res.headers['retry-after'] === '5') {
+    if (res.status === 503 && res.headers[RETRY_AFTER] === '5') {
       fresh.notReady++
       violation('not ready right after publishing', `${where}: ${res.body}`)
     } else if (res.status !== 200) {
@@ -295,15 +302,15 @@ function violation(kind, detail) {
 
 /** The windows of the RateLimit header, checked against the policy and the X-RateLimit trio. */
 function rateLimitWindows(res, where, admitted) {
-  const state = res.headers['ratelimit']
+  const state = res.headers[RATE_LIMIT.state]
   if (state === undefined) return null
-  const policy = res.headers['ratelimit-policy']
+  const policy = res.headers[RATE_LIMIT.policy]
   const expected = options.rules.map((r) => `"${r.name}";q=${r.limit};w=${r.period}`).join(', ')
   if (policy !== expected) violation('wrong policy', `${where}: ${policy}`)
   const windows = state.split(', ').map((item) => {
     const m = /^"(\w+)";r=(\d+);t=(\d+)$/.exec(item)
     const rule = m && options.rules.find((r) => r.name === m[1])
-    if (!rule) return violation('unreadable RateLimit', `${where}: ${state}`)
+    if (!rule) return violation(`unreadable ${RATE_LIMIT_HEADERS.state}`, `${where}: ${state}`)
     return { name: m[1], limit: rule.limit, period: rule.period, r: Number(m[2]), t: Number(m[3]) }
   })
   if (windows.some((w) => w === undefined)) return []
@@ -314,12 +321,15 @@ function rateLimitWindows(res, where, admitted) {
   }
   const shown = windows.reduce((a, b) => (b.r < a.r || (b.r === a.r && b.t > a.t) ? b : a))
   const trio = [
-    res.headers['x-ratelimit-limit'],
-    res.headers['x-ratelimit-remaining'],
-    res.headers['x-ratelimit-reset'],
+    res.headers[RATE_LIMIT.limit],
+    res.headers[RATE_LIMIT.remaining],
+    res.headers[RATE_LIMIT.reset],
   ]
   if (trio.join('/') !== `${shown.limit}/${shown.r}/${shown.t}`) {
-    violation('X-RateLimit disagrees with RateLimit', `${where}: ${trio.join('/')} vs ${state}`)
+    violation(
+      `${RATE_LIMIT_HEADERS.limit}/Remaining/Reset disagree with ${RATE_LIMIT_HEADERS.state}`,
+      `${where}: ${trio.join('/')} vs ${state}`,
+    )
   }
   return windows
 }
@@ -327,7 +337,7 @@ function rateLimitWindows(res, where, admitted) {
 /** A 429: Retry-After equal to the body's, at least 1, the wait of the window that refused. */
 function checkRefusal(res, method, where) {
   stats.refusals++
-  const retryAfter = Number(res.headers['retry-after'])
+  const retryAfter = Number(res.headers[RETRY_AFTER])
   const windows = rateLimitWindows(res, where, false) ?? []
   const refusing = windows.filter((w) => w.r === 0)
   const wait = Math.max(1, ...refusing.map((w) => w.t))
@@ -339,14 +349,15 @@ function checkRefusal(res, method, where) {
     retryAfter !== wait
   ) {
     violation(
-      'wrong Retry-After',
-      `${where}: Retry-After ${res.headers['retry-after']}, ${res.headers['ratelimit']}`,
+      `wrong ${RETRY_AFTER_HEADER}`,
+      `${where}: ${RETRY_AFTER_HEADER} ${res.headers[RETRY_AFTER]}, ${res.headers[RATE_LIMIT.state]}`,
     )
   }
   if (method === 'HEAD') return
   try {
     const body = JSON.parse(res.body)
-    if (body.error?.retryAfterSeconds !== retryAfter) throw new Error('differs from Retry-After')
+    if (body.error?.retryAfterSeconds !== retryAfter)
+      throw new Error(`differs from ${RETRY_AFTER_HEADER}`)
   } catch (error) {
     violation('wrong 429 body', `${where}: ${error.message}: ${res.body}`)
   }

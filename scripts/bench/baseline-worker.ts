@@ -7,6 +7,7 @@
  */
 import type { ExportMetadata } from '../../src/storage/export-metadata'
 import { SERVER_API_PATH } from '../../src/contract/routes'
+import { RETRY_AFTER_HEADER } from '../../src/contract/wire'
 import { exportKey } from '../../src/storage/export-store'
 
 interface Env {
@@ -21,7 +22,7 @@ export default {
     if (url.pathname === '/too-many') {
       return new Response('{"error":{"code":"rate_limited","retryAfterSeconds":60}}', {
         status: 429,
-        headers: { ...JSON_HEADERS, 'Retry-After': '60' },
+        headers: { ...JSON_HEADERS, [RETRY_AFTER_HEADER]: '60' },
       })
     }
     if (url.pathname === '/kv-put' && request.method === 'POST') {

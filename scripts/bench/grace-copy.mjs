@@ -10,6 +10,7 @@
  * Durable Objects, so IDs, copies and rate-limit counts are shared with it.
  */
 import { kb, ms } from './rows.mjs'
+import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../../src/contract/routes.ts'
 
 const SECTION_WORKERS = ['lagged', 'no-grace']
 
@@ -66,13 +67,13 @@ async function publishCost({
     Authorization: `Bearer ${config.publish.token}`,
   }
   const cases = {
-    publish: { url: urls.service, path: '/editor-api/exports', body: fixture },
-    'publish without copy': { url: urls['no-grace'], path: '/editor-api/exports', body: fixture },
+    publish: { url: urls.service, path: EDITOR_EXPORTS_PATH, body: fixture },
+    'publish without copy': { url: urls['no-grace'], path: EDITOR_EXPORTS_PATH, body: fixture },
     'KV put': { url: urls.baseline, path: '/kv-put', body: fixture },
-    'publish large': { url: urls.service, path: '/editor-api/exports', body: large },
+    'publish large': { url: urls.service, path: EDITOR_EXPORTS_PATH, body: large },
     'publish large without copy': {
       url: urls['no-grace'],
-      path: '/editor-api/exports',
+      path: EDITOR_EXPORTS_PATH,
       body: large,
     },
   }
@@ -125,7 +126,7 @@ async function readCost({
   for (const which of [id, largeId]) {
     const [fromCopy, fromKv] = await Promise.all(
       [urls.lagged, urls.service].map(async (url) => {
-        const res = await fetch(`${url}/server-api?id=${which}&tag=bde`)
+        const res = await fetch(`${url}${SERVER_API_PATH}?id=${which}&tag=bde`)
         if (res.status !== 200) throw new Error(`GET ${url} of ${which}: ${res.status}`)
         return Buffer.from(await res.arrayBuffer())
       }),
@@ -134,7 +135,7 @@ async function readCost({
   }
   const ip = (i) => `10.200.${(i % clientIps) >> 8}.${i & 255}`
   const read = (which) => (i) => ({
-    path: `/server-api?id=${which}&tag=${tags[i % tags.length]}`,
+    path: `${SERVER_API_PATH}?id=${which}&tag=${tags[i % tags.length]}`,
     headers: { 'CF-Connecting-IP': ip(i) },
   })
   const cases = {

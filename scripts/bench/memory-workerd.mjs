@@ -27,6 +27,7 @@ import { cpuMillis, runLoad, workerdPids } from './load.mjs'
 import { ms, row, verdict } from './rows.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
 import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
+import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../../src/contract/routes.ts'
 
 const MiB = 1024 * 1024
 const BODY_BYTES = 25 * MiB
@@ -63,7 +64,7 @@ export async function workerdMemory({ root, buildDir, quick, log }) {
     cases[name] = {
       bytes: body.length,
       subject: await onFreshWorkerd(setup, 'service', (url) =>
-        expectStatus(post(`${url}/editor-api/exports`, body, publishHeaders()), 201),
+        expectStatus(post(`${url}${EDITOR_EXPORTS_PATH}`, body, publishHeaders()), 201),
       ),
       baseline: await onFreshWorkerd(setup, 'baseline', (url) =>
         expectStatus(post(`${url}/kv-put`, body, {}), 201),
@@ -211,13 +212,13 @@ function workerOptions({ buildDir, compatibilityDate }, worker) {
 async function warmUp(url, worker, seed) {
   const small = new TextEncoder().encode('{"content":{"a":"[MODELSERVERTAG]"}}')
   if (worker === 'service') {
-    await expectStatus(post(`${url}/editor-api/exports`, small, publishHeaders()), 201)
+    await expectStatus(post(`${url}${EDITOR_EXPORTS_PATH}`, small, publishHeaders()), 201)
   } else {
     await expectStatus(post(`${url}/kv-put`, small, {}), 201)
   }
   if (!seed) return
   for (let i = 0; i < CONCURRENT_GETS; i++) {
-    const response = await fetch(`${url}/server-api?id=100000&tag=x`, {
+    const response = await fetch(`${url}${SERVER_API_PATH}?id=100000&tag=x`, {
       headers: { 'CF-Connecting-IP': address(i) },
     })
     await response.arrayBuffer()
@@ -243,7 +244,7 @@ async function storeSeed(mf, worker, doc) {
 async function concurrentGets(url, expectedBytes) {
   const lengths = await Promise.all(
     Array.from({ length: CONCURRENT_GETS }, async (_, i) => {
-      const response = await fetch(`${url}/server-api?id=100000&tag=${LONG_TAG}`, {
+      const response = await fetch(`${url}${SERVER_API_PATH}?id=100000&tag=${LONG_TAG}`, {
         headers: { 'CF-Connecting-IP': address(i) },
       })
       if (response.status !== 200) throw new Error(`GET answered ${response.status}`)
@@ -302,8 +303,8 @@ async function publishSpeed({ root, setup, quick }) {
       urls[name] = (await mf.unsafeGetDirectURL(name)).href.replace(/\/$/, '')
     }
     const loads = {
-      current: { url: urls.current, path: '/editor-api/exports', headers: publishHeaders() },
-      previous: { url: urls.previous, path: '/editor-api/exports', headers: publishHeaders() },
+      current: { url: urls.current, path: EDITOR_EXPORTS_PATH, headers: publishHeaders() },
+      previous: { url: urls.previous, path: EDITOR_EXPORTS_PATH, headers: publishHeaders() },
       put: { url: urls.baseline, path: '/kv-put', headers: {} },
     }
     const amount = quick ? 10 : 40

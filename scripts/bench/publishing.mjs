@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { interleave, median, pairedRatio } from './stats.mjs'
 import { cleanRuns, kb, ms, row } from './rows.mjs'
+import { EDITOR_EXPORTS_PATH } from '../../src/contract/routes.ts'
 
 /** Publishes per second over HTTP, against storing the same bytes in KV directly. */
 export async function publishing({ urls, runLoad, fixtures, config, token }) {
@@ -12,7 +13,7 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
   const loads = {
     publish: {
       url: urls.service,
-      path: '/editor-api/exports',
+      path: EDITOR_EXPORTS_PATH,
       headers: { ...headers, Authorization: `Bearer ${token}` },
       expect: 201,
     },
@@ -63,7 +64,7 @@ export function publishingRows(r) {
   return [
     row(
       'publish',
-      `POST /editor-api/exports, ${r.publish.fixture} (${kb(r.publish.bytes)})`,
+      `POST ${EDITOR_EXPORTS_PATH}, ${r.publish.fixture} (${kb(r.publish.bytes)})`,
       pubs(p.publish),
       `KV put of the body: ${pubs(p['KV put baseline'])}`,
       r.publish.ratio,

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { expectOk, publishOnce } from './service-calls.mjs'
 import { interleave, median, pairedRatio } from './stats.mjs'
 import { cleanRuns, kb, ms, requestRate, row, verdict } from './rows.mjs'
+import { SERVER_API_PATH } from '../../src/contract/routes.ts'
 
 /** workerd evicts a Durable Object this long after its last request (about; 9.8 s is kept). */
 const IDLE_EVICTION_SECONDS = 10
@@ -27,7 +28,7 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
     ['no-storage', substituted],
     ['baseline', fixture],
   ]) {
-    const response = await expectOk(fetch(`${urls[name]}/server-api?id=${id}&tag=bde`))
+    const response = await expectOk(fetch(`${urls[name]}${SERVER_API_PATH}?id=${id}&tag=bde`))
     const got = Buffer.from(await response.arrayBuffer())
     if (!got.equals(expected)) {
       throw new Error(
@@ -40,21 +41,21 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
     return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`
   }
   const get = (i) => ({
-    path: `/server-api?id=${id}&tag=${tags[i % tags.length]}`,
+    path: `${SERVER_API_PATH}?id=${id}&tag=${tags[i % tags.length]}`,
     headers: { 'CF-Connecting-IP': ip(i) },
   })
   const getLarge = (i) => ({
     ...get(i),
-    path: `/server-api?id=${largeId}&tag=${tags[i % tags.length]}`,
+    path: `${SERVER_API_PATH}?id=${largeId}&tag=${tags[i % tags.length]}`,
   })
   const missing = (i) => ({
-    path: `/server-api?id=999999&tag=${tags[i % tags.length]}`,
+    path: `${SERVER_API_PATH}?id=999999&tag=${tags[i % tags.length]}`,
     headers: { 'CF-Connecting-IP': ip(i) },
   })
   // The limited service admits one request per address a day: prime 16 addresses, then refuse.
   const refusedIp = (i) => `192.0.2.${i % 16}`
   for (let i = 0; i < 16; i++) {
-    await fetch(`${urls.limited}/server-api?id=${id}`, {
+    await fetch(`${urls.limited}${SERVER_API_PATH}?id=${id}`, {
       headers: { 'CF-Connecting-IP': refusedIp(i) },
     }).then((r) => r.arrayBuffer())
   }
@@ -77,7 +78,7 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
   }
   const sixteen = (i) => ({ ...get(i), headers: { 'CF-Connecting-IP': ip(i % 16) } })
   const preflight = () => ({
-    path: `/server-api?id=${id}`,
+    path: `${SERVER_API_PATH}?id=${id}`,
     headers: { Origin: 'https://example.com', 'Access-Control-Request-Method': 'GET' },
   })
   const loads = {

@@ -1,8 +1,9 @@
 /** The HTTP calls the bench sections make outside a load run, failing loudly on a wrong status. */
+import { EDITOR_EXPORTS_PATH } from '../../src/contract/routes.ts'
 
 /** Publishes `body` through the editor API with `token`; the 201's JSON. */
 export async function publishOnce(base, body, token) {
-  const response = await fetch(`${base}/editor-api/exports`, {
+  const response = await fetch(`${base}${EDITOR_EXPORTS_PATH}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body,
