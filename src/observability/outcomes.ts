@@ -61,7 +61,6 @@ export function statusClass(status: number): string {
  */
 export type Incident =
   | 'limiter_failed_open'
-  | 'id_lookup_failed'
   | 'id_release_failed'
   | 'export_write_timed_out'
   | 'export_stream_failed'
