@@ -29,7 +29,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class LifecycleTest {
   static final int LAG_SECONDS = 3;
   static final int TTL_SECONDS = 10;
-  /** src/exports/missing.ts: what the service asks a caller to wait for a not-yet-visible ID. */
+  /**
+   * What the service asks a caller to wait for a not-yet-visible ID
+   * ({@code NOT_VISIBLE_RETRY_AFTER_SECONDS} in src/exports/grace-copy-read.ts).
+   */
   static final int NOT_READY_RETRY_AFTER_SECONDS = 5;
 
   private static LocalService service;
