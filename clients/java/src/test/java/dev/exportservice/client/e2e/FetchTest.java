@@ -140,11 +140,7 @@ class FetchTest {
   void anUnknownIdIs404AndIsNotRetried() throws Exception {
     String unknown = unpublishedId();
     try (RecordingProxy proxy = new RecordingProxy(service.url)) {
-      ExportClient client =
-          ExportClient.builder(proxy.url())
-              .maxRetryWait(Duration.ofSeconds(30))
-              .header("CF-Connecting-IP", LocalService.freshClientAddress())
-              .build();
+      ExportClient client = LocalService.clientOfItsOwn(proxy.url(), Duration.ofSeconds(30));
       ExportNotFoundException get =
           Failed.with(ExportNotFoundException.class, client.fetch(unknown, "bde"));
       assertEquals(404, get.status());
@@ -169,11 +165,7 @@ class FetchTest {
     // service answer what it answers to one.
     try (RecordingProxy proxy =
         new RecordingProxy(service.url, query -> query.replaceFirst("id=([0-9]{6})", "id=$1x"))) {
-      ExportClient client =
-          ExportClient.builder(proxy.url())
-              .maxRetryWait(Duration.ofSeconds(30))
-              .header("CF-Connecting-IP", LocalService.freshClientAddress())
-              .build();
+      ExportClient client = LocalService.clientOfItsOwn(proxy.url(), Duration.ofSeconds(30));
       InvalidRequestException error =
           Failed.with(InvalidRequestException.class, client.fetch(smallId, null));
       assertEquals(400, error.status());

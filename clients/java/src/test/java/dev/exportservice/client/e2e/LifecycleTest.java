@@ -59,10 +59,7 @@ class LifecycleTest {
   }
 
   private static ExportClient client(Duration maxRetryWait) {
-    return ExportClient.builder(service.url)
-        .maxRetryWait(maxRetryWait)
-        .header("CF-Connecting-IP", LocalService.freshClientAddress())
-        .build();
+    return LocalService.clientOfItsOwn(service.url, maxRetryWait);
   }
 
   @Test
@@ -110,11 +107,7 @@ class LifecycleTest {
     long expiredAt = expiringPublishedAt + Duration.ofSeconds(TTL_SECONDS + 1).toNanos();
     Thread.sleep(Math.max(0, (expiredAt - System.nanoTime()) / 1_000_000));
     try (RecordingProxy proxy = new RecordingProxy(service.url)) {
-      ExportClient client =
-          ExportClient.builder(proxy.url())
-              .maxRetryWait(Duration.ofSeconds(30))
-              .header("CF-Connecting-IP", LocalService.freshClientAddress())
-              .build();
+      ExportClient client = LocalService.clientOfItsOwn(proxy.url(), Duration.ofSeconds(30));
       ExportExpiredException get = Failed.with(ExportExpiredException.class, client.fetch(expiring, null));
       assertEquals(410, get.status());
       assertEquals("expired", get.code());

@@ -1,5 +1,6 @@
 package dev.exportservice.client.e2e;
 
+import dev.exportservice.client.ExportClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -68,6 +69,14 @@ final class LocalService implements AutoCloseable {
   static String freshClientAddress() {
     int n = NEXT_ADDRESS.incrementAndGet();
     return "198.51." + (100 + n / 250) + "." + (1 + n % 250);
+  }
+
+  /** A client calling `base` from a client address of its own, waiting up to `maxRetryWait`. */
+  static ExportClient clientOfItsOwn(URI base, Duration maxRetryWait) {
+    return ExportClient.builder(base)
+        .maxRetryWait(maxRetryWait)
+        .header("CF-Connecting-IP", freshClientAddress())
+        .build();
   }
 
   /** Starts `npm start` with `vars`; returns once the service answers. */
