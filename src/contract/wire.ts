@@ -50,7 +50,7 @@ export const MAX_EXPORT_BYTES = 25 * 1024 * 1024
 export const MAX_NESTING_DEPTH = 256
 /** Spec 4: the sanitized tag is at most this many characters long. */
 export const MAX_TAG_LENGTH = 100
-/** Spec 4: a missing tag, or one with nothing left after sanitizing, becomes this. */
+/** A missing tag, or one with nothing left after sanitizing, becomes this unless `DEFAULT_TAG` is set. */
 export const DEFAULT_TAG = 'model'
 
 /**
