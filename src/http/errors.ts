@@ -48,7 +48,7 @@ export interface PublicError {
   /** Plain text: no control, format (bidirectional, zero-width) or separator characters. */
   message: string
   headers?: Record<string, string>
-  /** Extra fields of the body, beside `code` and the message. */
+  /** Extra fields of the body, beside `code` and the message; their strings plain text too. */
   details?: Record<string, unknown>
 }
 
@@ -146,13 +146,23 @@ function plainText(text: string): string {
   return text.replace(UNPRINTABLE, '\uFFFD')
 }
 
-/** A public error with the catalogue's status for `code`; its message made plain text. */
+/** A public error with the catalogue's status for `code`; its message and details plain text. */
 function publicError(
   code: ErrorCode,
   message: string,
-  extra: Pick<PublicError, 'headers' | 'details'> = {},
+  { headers, details }: Pick<PublicError, 'headers' | 'details'> = {},
 ): PublicError {
-  return { status: ERROR_CODES[code].status, code, message: plainText(message), ...extra }
+  const error: PublicError = { status: ERROR_CODES[code].status, code, message: plainText(message) }
+  if (headers) error.headers = headers
+  if (details) {
+    error.details = Object.fromEntries(
+      Object.entries(details).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? plainText(value) : value,
+      ]),
+    )
+  }
+  return error
 }
 
 /** A public error that asks to retry: `Retry-After` and the body's `retryAfterSeconds` agree. */

@@ -80,6 +80,8 @@ const PER_RESPONSE = new Set([
   'keep-alive',
   'x-ratelimit-remaining',
   'ratelimit',
+  // A countdown in whole seconds: one may tick between a GET and its HEAD on a busy machine.
+  'x-export-expires-in',
 ])
 
 function comparable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
