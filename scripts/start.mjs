@@ -28,7 +28,8 @@ const settings = flagValues('--var')
 if (settings.length > 0)
   console.log(`Settings from --var: ${settings.map((s) => s.replace(':', '=')).join(', ')}`)
 const port = flagValues('--port')[0] ?? '8787'
-const url = `http://127.0.0.1:${port}`
+const ip = flagValues('--ip')[0] ?? '127.0.0.1'
+const url = `http://${ip === '0.0.0.0' || ip === '*' ? '127.0.0.1' : ip}:${port}`
 if (quiet) console.log(`Starting wrangler dev on ${url} ...`)
 
 const child = spawn('wrangler', ['dev', ...defaults, ...flags], {
