@@ -6,6 +6,10 @@ import { buildAssets } from './scripts/build-assets.mjs'
 // plugin does not run that command, so the build runs here first.
 await buildAssets()
 
+// Wrangler's config reader says "Using secrets defined in .dev.vars" once per test file when
+// `npm start` has created that file; its warnings and errors still print.
+process.env.WRANGLER_LOG ??= 'warn'
+
 export default defineConfig({
   test: {
     // The service logs a JSON line per request (src/observability); tests read them through
@@ -16,6 +20,10 @@ export default defineConfig({
         // The Worker itself, in workerd, through its fetch handler and bindings.
         plugins: [
           cloudflareTest({
+            // workerd's own log of every exception a Durable Object or entrypoint method throws
+            // back to its caller: fault-injection tests provoke dozens, and they would print as
+            // stack traces among passing tests. What a test sees of them is in its assertions.
+            verbose: false,
             wrangler: { configPath: './wrangler.toml' },
             miniflare: { bindings: { PUBLISH_TOKEN: 'test-publish-token' } },
           }),

@@ -2,7 +2,9 @@
 // `npm run publish -- <file.json> [--url URL] [--token T] [--quick-command-prefix P] [--json]`:
 // publishes an export file through the editor API and prints its ID, expiry, quick command and a
 // ready curl line. The token comes from --token, else PUBLISH_TOKEN, else .dev.vars (which
-// `npm start` creates), so local publishing needs no set-up. No dependencies: Node 22 only.
+// `npm start` creates), so local publishing needs no set-up. No dependencies, but it reads the
+// route names from src/contract/*.ts: Node 22.18 or newer strips their types, as the project's
+// own Node does (`npm run publish` runs on it); an older system Node cannot load them.
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -120,16 +122,23 @@ function tokenFromDevVars() {
   return undefined
 }
 
+/** The service's code and message: `{"error": message, "code"}`, or the 429's `{"error": {...}}`. */
 function describeRefusal(response, text) {
-  let error
+  let body
   try {
-    error = JSON.parse(text).error
+    body = JSON.parse(text)
   } catch {
+    body = undefined
+  }
+  const error = body?.error
+  const [code, message] =
+    typeof error === 'string' ? [body.code, error] : [error?.code, error?.message]
+  if (typeof message !== 'string') {
     return `Publishing failed: HTTP ${response.status} ${text.slice(0, 200)}`
   }
   const retry = response.headers.get(RETRY_AFTER_HEADER)
   const hint = retry ? ` Retry after ${retry} s.` : ''
-  return `Publishing failed: HTTP ${response.status} ${error.code}: ${error.message}${hint}`
+  return `Publishing failed: HTTP ${response.status} ${code}: ${message}${hint}`
 }
 
 function duration(seconds) {

@@ -5,10 +5,12 @@
  * before compression drops Content-Length; the observer comes next, so every request is logged
  * and counted once with its final answer. Each route notes its own event for the log.
  */
+import { env } from 'cloudflare:workers'
 import { Hono } from 'hono'
 import type { Env } from './config'
 import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
 import { serverApi } from './exports/server-api'
+import { defaultTag } from './exports/tag'
 import { contentEncoding } from './http/content-encoding'
 import { publicCors } from './http/cors'
 import { errorResponse, failureOf } from './http/errors'
@@ -18,6 +20,10 @@ import { editorApi } from './publish/editor-api'
 import { CLIENT_IP_HEADER, clientKey } from './rate-limit/client-key'
 import { rateLimit } from './rate-limit/middleware'
 import { withSimulatedKvLag } from './storage/simulated-kv-lag'
+
+// A setting that cannot work stops the Worker at startup (and `wrangler deploy`), with the
+// setting's name in the message, instead of answering every request with a 500.
+defaultTag(env)
 
 // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
 const app = new Hono<{ Bindings: Env }>({ strict: false })

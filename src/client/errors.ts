@@ -74,3 +74,16 @@ export class InvalidResponseError extends ExportClientError {
     this.body = body
   }
 }
+
+/** The body was larger than `maxBytes` (the `maxBodyBytes` option); the rest was not read. */
+export class ResponseTooLargeError extends ExportClientError {
+  override name = 'ResponseTooLargeError'
+  readonly status: number
+  readonly maxBytes: number
+
+  constructor(status: number, maxBytes: number) {
+    super(`The HTTP ${status} response body is larger than ${maxBytes} bytes (maxBodyBytes).`)
+    this.status = status
+    this.maxBytes = maxBytes
+  }
+}

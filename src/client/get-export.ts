@@ -1,11 +1,19 @@
 /**
- * `getExport`: one published export by ID, the way spec 7 asks a client to behave. The ID is
+ * `getExport`: one published export by ID, the way the API asks a client to behave. The ID is
  * checked before anything is sent; the status is checked before the body is used; a 429 (or a
  * 503 with `Retry-After`) is waited out, for as long as each response asks, while the total
- * wait stays within `maxWaitSeconds`.
+ * wait stays within `maxWaitSeconds`. Each request has a timeout and a bound on its body's size,
+ * the same defaults as the Java client's.
  */
 import { isPublicationId } from '../contract/publication-id.js'
-import { fieldOf, isRecord, readErrorBody, truncateBody } from './error-body.js'
+import { readBoundedText } from './body.js'
+import {
+  fieldOf,
+  isRecord,
+  MAX_ERROR_BODY_CHARS,
+  readErrorBody,
+  truncateBody,
+} from './error-body.js'
 import {
   ExportHttpError,
   InvalidIdError,
@@ -20,11 +28,23 @@ import {
   wholeNumberHeader,
   type RateLimitState,
 } from './response-headers.js'
+import { requestSignal, sleep } from './timers.js'
 
 /** One short rate-limit window: a short-window 429 is waited out, a long-window one is not. */
 export const DEFAULT_MAX_WAIT_SECONDS = 60
 /** Shortest wait between retries, so a `Retry-After: 0` cannot turn into a request storm. */
 export const MIN_RETRY_WAIT_SECONDS = 1
+/** Seconds one request may take, from sending it to its body's last byte (the Java client's). */
+export const DEFAULT_TIMEOUT_SECONDS = 10
+/**
+ * The largest body accepted: 32 MiB. The service stores exports of at most 25 MiB; substitution
+ * makes a body longer only where the tag is longer than the 16-byte placeholder, so this holds
+ * every real export (300-500 KB) with any tag, and a 25 MiB one with a tag of up to 20
+ * characters.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
+/** Bytes of an error body read at most: what is kept of it is `MAX_ERROR_BODY_CHARS` anyway. */
+const MAX_ERROR_BODY_BYTES = MAX_ERROR_BODY_CHARS * 4
 
 /** The request the client makes; the global `fetch` of browsers, Node and Workers accepts it. */
 export interface ExportRequestInit {
@@ -46,8 +66,16 @@ export interface GetExportOptions {
   tag?: string
   /** Cancels the request and any wait between retries. */
   signal?: AbortSignal
-  /** Most seconds to spend waiting on 429s in total; 0 never waits. Default 60. */
+  /** Most seconds to spend waiting on 429s in total; 0 never waits; `Infinity` has no bound. Default 60. */
   maxWaitSeconds?: number
+  /**
+   * Most seconds one request may take, from sending it to the last byte of its body; waits
+   * between retries do not count. Over it, the call rejects with a `DOMException` named
+   * `TimeoutError`. Default 10; `Infinity` for none.
+   */
+  timeoutSeconds?: number
+  /** The largest response body accepted, in bytes; a larger one throws `ResponseTooLargeError`. Default 32 MiB. */
+  maxBodyBytes?: number
   /** A `fetch` to use instead of the global one (tests, proxies, a service binding). */
   fetch?: FetchLike
 }
@@ -82,7 +110,24 @@ export async function getExport<C = ExportContent>(
 ): Promise<ExportResult<C>> {
   if (!isPublicationId(id)) throw new InvalidIdError(id)
   const url = exportUrl(options.baseUrl, id, options.tag)
-  const maxWaitSeconds = options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS
+  const maxWaitSeconds = numberOption(
+    'maxWaitSeconds',
+    options.maxWaitSeconds,
+    DEFAULT_MAX_WAIT_SECONDS,
+    'allowed',
+  )
+  const timeoutSeconds = numberOption(
+    'timeoutSeconds',
+    options.timeoutSeconds,
+    DEFAULT_TIMEOUT_SECONDS,
+    'refused',
+  )
+  const maxBodyBytes = numberOption(
+    'maxBodyBytes',
+    options.maxBodyBytes,
+    DEFAULT_MAX_BODY_BYTES,
+    'refused',
+  )
   const send = options.fetch ?? ((input: string, init: ExportRequestInit) => fetch(input, init))
   const init: ExportRequestInit = {
     method: 'GET',
@@ -90,14 +135,22 @@ export async function getExport<C = ExportContent>(
     headers: { Accept: 'application/json' },
     credentials: 'omit',
   }
-  if (options.signal) init.signal = options.signal
 
   let waitedSeconds = 0
   for (;;) {
     options.signal?.throwIfAborted()
-    const response = await send(url, init)
-    if (response.status === 200) return readExport<C>(response, waitedSeconds)
-    const error = await readHttpError(response)
+    const request = requestSignal(options.signal, timeoutSeconds)
+    let error: ExportHttpError
+    try {
+      const response = await send(url, { ...init, signal: request.signal })
+      if (response.status === 200) {
+        const text = await readBoundedText(response, maxBodyBytes, request.signal, 'throw')
+        return readExport<C>(response, text, waitedSeconds)
+      }
+      error = await readHttpError(response, request.signal)
+    } finally {
+      request.done()
+    }
     const wait = retryableWait(error)
     if (wait === null || waitedSeconds + wait > maxWaitSeconds) throw error
     await sleep(wait * 1000, options.signal)
@@ -115,8 +168,22 @@ function exportUrl(baseUrl: string | URL, id: string, tag: string | undefined): 
   return url.href
 }
 
-async function readExport<C>(response: Response, waitedSeconds: number): Promise<ExportResult<C>> {
-  const text = await response.text()
+/** A number option: `fallback` when absent; a RangeError when NaN, negative, or 0 unless allowed. */
+function numberOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  zero: 'allowed' | 'refused',
+): number {
+  if (value === undefined) return fallback
+  if (!(value > 0 || (value === 0 && zero === 'allowed'))) {
+    const least = zero === 'allowed' ? 'at least 0' : 'more than 0'
+    throw new RangeError(`${name} must be a number ${least}, got ${value}.`)
+  }
+  return value
+}
+
+function readExport<C>(response: Response, text: string, waitedSeconds: number): ExportResult<C> {
   let document: unknown
   try {
     document = JSON.parse(text)
@@ -139,9 +206,15 @@ async function readExport<C>(response: Response, waitedSeconds: number): Promise
   }
 }
 
-async function readHttpError(response: Response): Promise<ExportHttpError> {
-  // A body that breaks off mid-way is still an error response; what arrived is enough.
-  const text = await response.text().catch(() => '')
+async function readHttpError(response: Response, signal: AbortSignal): Promise<ExportHttpError> {
+  // A body that breaks off mid-way is still an error response; what arrived is enough. A
+  // timeout or an abort is not: it goes to the caller.
+  const text = await readBoundedText(response, MAX_ERROR_BODY_BYTES, signal, 'cut').catch(
+    (reason: unknown) => {
+      if (signal.aborted) throw reason
+      return ''
+    },
+  )
   const body = readErrorBody(text)
   const details = {
     status: response.status,
@@ -169,20 +242,4 @@ function retryableWait(error: ExportHttpError): number | null {
 
 function describeBody(text: string): string {
   return text.trim() === '' ? 'the body is empty.' : 'the body is not a JSON error.'
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }

@@ -1,11 +1,13 @@
 /**
  * The typed client of `GET /server-api`, for browsers, Node and Workers alike: it uses only
- * fetch, AbortSignal and setTimeout. Consumers import `export-retrieval-service/client`, which
+ * fetch, AbortSignal, setTimeout and TextDecoder. Consumers import `export-retrieval-service/client`, which
  * is this TypeScript source; its relative imports end in `.js` so that it resolves under every
  * TypeScript module resolution (`bundler`, `node16`, `nodenext`).
  */
 export {
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_WAIT_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
   getExport,
   type ExportContent,
   type ExportRequestInit,
@@ -19,6 +21,7 @@ export {
   InvalidIdError,
   InvalidResponseError,
   RateLimitedError,
+  ResponseTooLargeError,
   type HttpErrorDetails,
 } from './errors.js'
 export { MAX_ERROR_BODY_CHARS } from './error-body.js'

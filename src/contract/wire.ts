@@ -50,12 +50,14 @@ export const MAX_EXPORT_BYTES = 25 * 1024 * 1024
 export const MAX_NESTING_DEPTH = 256
 /** Spec 4: the sanitized tag is at most this many characters long. */
 export const MAX_TAG_LENGTH = 100
-/** Spec 4: a missing tag, or one with nothing left after sanitizing, becomes this. */
+/** A missing tag, or one with nothing left after sanitizing, becomes this unless `DEFAULT_TAG` is set. */
 export const DEFAULT_TAG = 'model'
 
 /**
- * The error catalogue: every `error.code` a response body may carry and its HTTP status. Codes
- * with `retry` come with `Retry-After` and `error.retryAfterSeconds`.
+ * The error catalogue: every `code` an error body may carry and its HTTP status. Codes with
+ * `retry` come with `Retry-After` and a `retryAfterSeconds` field. Every body but the 429's is
+ * `{"error": "<message>", "code": ..., ...}`; the 429's is `{"error": {"code", "message",
+ * "retryAfterSeconds"}}` (src/http/errors.ts).
  */
 export const ERROR_CODES = {
   invalid_id: { status: 400 },

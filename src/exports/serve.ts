@@ -6,7 +6,7 @@ import { EXPIRES_IN_HEADER } from '../contract/wire'
 import { readGraceCopy } from './grace-copy-read'
 import { isPublicationId } from '../contract/publication-id'
 import { openExport, substitutedLength, type StoredExport } from '../storage/export-store'
-import { sanitizeTag } from './tag'
+import { defaultTag, sanitizeTag } from './tag'
 import {
   pumpSubstituted,
   SinkClosedError,
@@ -42,7 +42,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const query = new URL(c.req.url).searchParams
   const id = query.get('id')
   if (!isPublicationId(id)) throw new ServiceFailure({ reason: 'invalid_id', received: id })
-  const tag = sanitizeTag(query.get('tag'))
+  const tag = sanitizeTag(query.get('tag'), defaultTag(c.env))
 
   const stored = await findLiveExport(c.env, id, c.req.method === 'HEAD' ? 'metadata' : 'body')
   note(c, { id, exportBytes: stored.metadata.size, tagLength: tag.length })

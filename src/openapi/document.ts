@@ -104,8 +104,8 @@ const TAG_PARAMETER = {
   required: false,
   description:
     'Replaces `[MODELSERVERTAG]` in every string of the export. ASCII letters, digits, `_` and `-` are kept (case preserved), other characters removed, ' +
-    `the result cut to ${MAX_TAG_LENGTH} characters; missing or empty means \`${DEFAULT_TAG}\`.`,
-  schema: { type: 'string', default: DEFAULT_TAG },
+    `the result cut to ${MAX_TAG_LENGTH} characters; missing or empty means the deployment's default tag, \`${DEFAULT_TAG}\` unless its operator set \`DEFAULT_TAG\` (\`bde\` where it takes over from the editor's original service).`,
+  schema: { type: 'string' },
   example: 'gate_1',
 }
 

@@ -5,24 +5,18 @@
 import { WorkerEntrypoint } from 'cloudflare:workers'
 import type { Env } from '../config'
 import { failureOf, toPublicError } from '../http/errors'
-import { publish, type PublishOptions, type PublishResult } from './publish'
+import { publish } from './publish'
+import type {
+  ExportDocumentInput,
+  PublishErrorFields,
+  PublishOptions,
+  PublishResult,
+  PublishRpc,
+} from '../contract/publish-rpc'
 import { logRpcPublish } from './rpc-log'
 
-/** An export document as the caller holds it: its JSON text or bytes (stored as given), or an object. */
-export type ExportDocumentInput = string | ArrayBuffer | ArrayBufferView | object
-
-/** Fields of the `Error` a failed RPC publish rejects with (RPC keeps an error's own fields). */
-export interface PublishErrorFields {
-  /** The editor API's error code: `invalid_export`, `capacity`, `unavailable`, ... */
-  code: string
-  /** The HTTP status the editor API would answer. */
-  status: number
-  /** Present when retrying later can succeed. */
-  retryAfterSeconds?: number
-}
-
 /** The RPC entrypoint: `env.EXPORT_SERVICE.publish(document, options)`. */
-export class PublishService extends WorkerEntrypoint<Env> {
+export class PublishService extends WorkerEntrypoint<Env> implements PublishRpc {
   /**
    * Publishes an export under a new ID. Rejects with an `Error` carrying `PublishErrorFields`,
    * its message the editor API's (`invalid_export: The field "content" must be an object ...`).

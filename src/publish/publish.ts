@@ -15,24 +15,7 @@ import { TimeoutError } from '../timeout'
 import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids/allocator-client'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
-
-/** Options of a publish. */
-export interface PublishOptions {
-  /** The user's quick-command setting, replacing `model spawn`; the default when absent. */
-  quickCommandPrefix?: string | null
-}
-
-/** What the editor shows after publishing. */
-export interface PublishResult {
-  /** The six-digit publication ID. */
-  id: string
-  /** End of the lifetime, ISO 8601 (UTC). */
-  expiresAt: string
-  /** Whole seconds from publication to `expiresAt`. */
-  expiresInSeconds: number
-  /** The command to copy, e.g. `/model spawn 123456`. */
-  quickCommand: string
-}
+import type { PublishOptions, PublishResult } from '../contract/publish-rpc'
 
 /** Publishes the export document `document` (its exact bytes) under a new ID. */
 export async function publish(

@@ -62,7 +62,8 @@ describe('npm run publish', () => {
     const failed = publishCli(FIXTURE, '--url', service.url, '--token', 'wrong')
     await expect(failed).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/401|unauthorized/i),
+      stderr:
+        'Publishing failed: HTTP 401 unauthorized: A valid "Authorization: Bearer <token>" header is required.\n',
     })
   })
 })

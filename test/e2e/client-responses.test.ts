@@ -5,11 +5,14 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMEOUT_SECONDS,
   ExportHttpError,
   getExport,
   InvalidResponseError,
   MAX_ERROR_BODY_CHARS,
   RateLimitedError,
+  ResponseTooLargeError,
   type ExportRequestInit,
 } from 'export-retrieval-service/client'
 
@@ -50,7 +53,12 @@ describe('the request', () => {
     expect(send.requests).toEqual([
       {
         url: `${BASE}/api/server-api?id=012345&tag=a+b%26c`,
-        init: { method: 'GET', headers: { Accept: 'application/json' }, credentials: 'omit' },
+        init: {
+          method: 'GET',
+          headers: { Accept: 'application/json' },
+          credentials: 'omit',
+          signal: expect.any(AbortSignal),
+        },
       },
     ])
   })
@@ -68,6 +76,24 @@ describe('error bodies', () => {
     const error = await failureOf(getExport('123456', { baseUrl: BASE, fetch: send }))
     expect(error).toBeInstanceOf(ExportHttpError)
     expect(error).toMatchObject({ status: 404, code: null, message: 'HTTP 404: Not found' })
+  })
+
+  it('reads the string form with its code and retry delay beside it, as the service sends', async () => {
+    const body = '{"error":"Storage is unavailable.","code":"unavailable","retryAfterSeconds":7}'
+    const error = await failureOf(
+      getExport('123456', {
+        baseUrl: BASE,
+        fetch: fakeFetch(answer(503, body)),
+        maxWaitSeconds: 0,
+      }),
+    )
+    expect(error).toBeInstanceOf(ExportHttpError)
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'unavailable',
+      retryAfterSeconds: 7,
+      message: 'HTTP 503: Storage is unavailable.',
+    })
   })
 
   it('reads an error given as an object', async () => {
@@ -284,9 +310,21 @@ describe('waiting on 429', () => {
       await failureOf(getExport('123456', { baseUrl: BASE, fetch: send, signal: aborted })),
     ).toBe(reason)
     expect(send).not.toHaveBeenCalled()
-    const live = new AbortController().signal
-    await getExport('123456', { baseUrl: BASE, fetch: send, signal: live })
-    expect(send.requests[0]?.init.signal).toBe(live)
+    await getExport('123456', { baseUrl: BASE, fetch: send, signal: new AbortController().signal })
+    expect(send.requests[0]?.init.signal?.aborted).toBe(false)
+    // The signal fetch gets aborts with the caller's reason while the request runs.
+    const live = new AbortController()
+    const later = new Error('cancelled mid-request')
+    const abortingFetch = vi.fn(async (_: string, init: ExportRequestInit) => {
+      live.abort(later)
+      expect(init.signal?.reason).toBe(later)
+      return new Response(EXPORT)
+    })
+    expect(
+      await failureOf(
+        getExport('123456', { baseUrl: BASE, fetch: abortingFetch, signal: live.signal }),
+      ),
+    ).toBe(later)
   })
 
   it('lets a network error through as fetch raised it', async () => {
@@ -295,5 +333,160 @@ describe('waiting on 429', () => {
       throw offline
     })
     expect(await failureOf(getExport('123456', { baseUrl: BASE, fetch: send }))).toBe(offline)
+  })
+})
+
+/** A fetch whose request never answers, but rejects with the signal's reason when it aborts. */
+function hangingFetch(init: ExportRequestInit): Promise<Response> {
+  return new Promise((_, reject) => {
+    init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true })
+  })
+}
+
+/** A body of `chunkBytes` chunks that never ends; `pulls` counts the chunks handed out. */
+function endlessBody(chunkBytes: number) {
+  const chunk = new Uint8Array(chunkBytes).fill(0x20)
+  const stats = { pulls: 0, cancelled: false }
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      stats.pulls++
+      controller.enqueue(chunk)
+    },
+    cancel() {
+      stats.cancelled = true
+    },
+  })
+  return { stream, stats }
+}
+
+describe("the client's own bounds", () => {
+  it('waits a Retry-After longer than setTimeout holds (24.8 days) for its whole length', async () => {
+    vi.useFakeTimers()
+    const seconds = 2_200_000 // 25.5 days
+    const send = fakeFetch(answer(429, '', { 'Retry-After': String(seconds) }), answer(200, EXPORT))
+    const result = getExport('123456', {
+      baseUrl: BASE,
+      fetch: send,
+      maxWaitSeconds: Infinity,
+      timeoutSeconds: Infinity,
+    })
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(send).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(seconds * 1000 - 5_001)
+    expect(send).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await result).toMatchObject({ waitedSeconds: seconds })
+    expect(send).toHaveBeenCalledTimes(2)
+  })
+
+  it('does not loop with maxWaitSeconds Infinity and an enormous Retry-After', async () => {
+    vi.useFakeTimers()
+    const send = fakeFetch(answer(429, '', { 'Retry-After': '99999999999999' }))
+    const controller = new AbortController()
+    const result = failureOf(
+      getExport('123456', {
+        baseUrl: BASE,
+        fetch: send,
+        maxWaitSeconds: Infinity,
+        signal: controller.signal,
+      }),
+    )
+    await vi.advanceTimersByTimeAsync(30 * 24 * 3600 * 1000)
+    expect(send).toHaveBeenCalledTimes(1)
+    controller.abort(new Error('enough'))
+    expect(await result).toMatchObject({ message: 'enough' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('times a request out after 10 s by default, with a TimeoutError', async () => {
+    vi.useFakeTimers()
+    const send = vi.fn((_: string, init: ExportRequestInit) => hangingFetch(init))
+    const result = failureOf(getExport('123456', { baseUrl: BASE, fetch: send }))
+    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_SECONDS * 1000 - 1)
+    expect(vi.getTimerCount()).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    const error = await result
+    expect(error).toBeInstanceOf(DOMException)
+    expect(error).toMatchObject({ name: 'TimeoutError' })
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('counts the body in the timeout, and not the waits between retries', async () => {
+    vi.useFakeTimers()
+    // One chunk, then nothing, forever.
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"content":')),
+    })
+    const slowBody = () => new Response(stalled, { status: 200 })
+    const send = fakeFetch(answer(429, '', { 'Retry-After': '30' }), answer(200, EXPORT), slowBody)
+    const patient = getExport('123456', { baseUrl: BASE, fetch: send, timeoutSeconds: 2 })
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(await patient).toMatchObject({ waitedSeconds: 30 })
+
+    const endless = failureOf(
+      getExport('123456', { baseUrl: BASE, fetch: send, timeoutSeconds: 2 }),
+    )
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(await endless).toMatchObject({ name: 'TimeoutError' })
+  })
+
+  it('stops reading an endless 200 just past 32 MiB, and says so', async () => {
+    const { stream, stats } = endlessBody(1024 * 1024)
+    const send = fakeFetch(() => new Response(stream, { status: 200 }))
+    const error = await failureOf(getExport('123456', { baseUrl: BASE, fetch: send }))
+    expect(error).toBeInstanceOf(ResponseTooLargeError)
+    expect(error).toMatchObject({ status: 200, maxBytes: DEFAULT_MAX_BODY_BYTES })
+    expect(stats.cancelled).toBe(true)
+    // The stream may hand out a chunk or two ahead of the reader, no more.
+    expect(stats.pulls).toBeLessThanOrEqual(DEFAULT_MAX_BODY_BYTES / (1024 * 1024) + 3)
+  })
+
+  it('refuses a body whose Content-Length is over maxBodyBytes without reading it', async () => {
+    const { stream, stats } = endlessBody(1024)
+    const send = fakeFetch(
+      () => new Response(stream, { status: 200, headers: { 'Content-Length': '101' } }),
+    )
+    const error = await failureOf(
+      getExport('123456', { baseUrl: BASE, fetch: send, maxBodyBytes: 100 }),
+    )
+    expect(error).toMatchObject({
+      name: 'ResponseTooLargeError',
+      message: 'The HTTP 200 response body is larger than 100 bytes (maxBodyBytes).',
+    })
+    expect(stats.pulls).toBeLessThanOrEqual(1)
+  })
+
+  it('accepts a body of exactly maxBodyBytes', async () => {
+    const body = EXPORT.padEnd(100, ' ')
+    const send = fakeFetch(answer(200, body), answer(200, body + ' '))
+    const options = { baseUrl: BASE, fetch: send, maxBodyBytes: 100 }
+    expect(await getExport('123456', options)).toMatchObject({ content: { project_id: 'p' } })
+    expect(await failureOf(getExport('123456', options))).toBeInstanceOf(ResponseTooLargeError)
+  })
+
+  it('reads only the start of an endless error body', async () => {
+    const { stream, stats } = endlessBody(1024)
+    const send = fakeFetch(() => new Response(stream, { status: 502 }))
+    const error = (await failureOf(
+      getExport('123456', { baseUrl: BASE, fetch: send }),
+    )) as ExportHttpError
+    expect(error).toBeInstanceOf(ExportHttpError)
+    expect(error.body.length).toBe(MAX_ERROR_BODY_CHARS + 1)
+    expect(stats.cancelled).toBe(true)
+    expect(stats.pulls).toBeLessThan(20)
+  })
+
+  it.each([
+    ['maxWaitSeconds', NaN],
+    ['maxWaitSeconds', -1],
+    ['timeoutSeconds', 0],
+    ['timeoutSeconds', NaN],
+    ['maxBodyBytes', 0],
+  ])('refuses %s = %d before sending anything', async (name, value) => {
+    const send = fakeFetch(answer(200, EXPORT))
+    await expect(
+      getExport('123456', { baseUrl: BASE, fetch: send, [name]: value }),
+    ).rejects.toThrow(RangeError)
+    expect(send).not.toHaveBeenCalled()
   })
 })

@@ -14,7 +14,8 @@ import { WHOLE_READ_MAX_BYTES } from '../../src/exports/serve'
 import type { ExportMetadata } from '../../src/storage/export-metadata'
 import { exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/storage/export-store'
 import { ALLOCATE_TIMEOUT_MS } from '../../src/ids/allocator-client'
-import { PublishService, type PublishErrorFields } from '../../src/publish/entrypoint'
+import type { PublishErrorFields } from '../../src/contract/publish-rpc'
+import { PublishService } from '../../src/publish/entrypoint'
 import {
   allocatorWith,
   call,
