@@ -5,14 +5,14 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A published export as the service sent it: the JSON document {@code {"content": {...}}} with
- * the tag substituted, byte for byte. Parse it with the JSON library your server already has
- * (Gson on Bukkit, Paper and Fabric); this library needs none.
+ * the tag substituted, byte for byte, and the display {@link #model()} it describes.
  */
 public final class Export {
   private final byte[] bytes;
   private final String body;
   private final long expiresInSeconds;
   private final RateLimit rateLimit;
+  private volatile Model model;
 
   /** An export; for tests of code that consumes one. {@code bytes} is copied. */
   public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
@@ -28,6 +28,20 @@ public final class Export {
         response.body(),
         ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
         ResponseHeaders.rateLimit(response.headers()));
+  }
+
+  /**
+   * The display model of this export, parsed from the body on the first call and kept: its
+   * parts, summon command, animations, sounds and hitbox. Throws {@link ExportServiceException}
+   * (status 200) when the body is not an export.
+   */
+  public Model model() {
+    Model parsed = model;
+    if (parsed == null) {
+      parsed = ModelReader.read(ModelReader.parseJson(body, 200), 200);
+      model = parsed;
+    }
+    return parsed;
   }
 
   /** The JSON document as text (UTF-8), exactly as served. */
