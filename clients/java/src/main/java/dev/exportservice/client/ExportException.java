@@ -16,13 +16,22 @@ public class ExportException extends RuntimeException {
   private final String body;
 
   /**
-   * An error with the response's status (0 when no response came), the body's
-   * {@code error.code} (null when absent), the rate-limit state (null when the response had
-   * none), the body's text (empty when none) and the cause (null when there is none).
+   * An error with the response's status (0 when no response came), the body's error code (null
+   * when absent), the rate-limit state (null when the response had none), the body's text
+   * (empty when none) and the cause (null when there is none). The message is kept as plain
+   * text: control, format and bidirectional characters and '§' are taken out, so that
+   * {@link #getMessage()} is safe to show a player or log.
+   *
+   * @param message what went wrong
+   * @param status the HTTP status, or 0
+   * @param code the service's error code, or null
+   * @param rateLimit the rate-limit state, or null
+   * @param body the response body's text, or null
+   * @param cause the cause, or null
    */
   public ExportException(
       String message, int status, String code, RateLimit rateLimit, String body, Throwable cause) {
-    super(message, cause);
+    super(PlainText.of(message), cause);
     this.status = status;
     this.code = code;
     this.rateLimit = rateLimit;
