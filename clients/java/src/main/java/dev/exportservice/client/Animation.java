@@ -37,17 +37,17 @@ public final class Animation {
     this.durationTicks = Math.max(Math.max(0, durationTicks), lastFrameTick);
   }
 
-  /** The animation's key in the export, e.g. {@code open} or {@code default}. */
+  /** {@return the animation's key in the export, e.g. {@code open} or {@code default}} */
   public String name() {
     return name;
   }
 
-  /** The name the editor shows ({@code meta}'s {@code name}), or {@link #name()} without one. */
+  /** {@return the name the editor shows ({@code meta}'s {@code name}), or {@link #name()} without one} */
   public String displayName() {
     return displayName;
   }
 
-  /** Ticks between two frames ({@code meta}'s {@code stepTicks}); 1 without one, never less. */
+  /** {@return ticks between two frames ({@code meta}'s {@code stepTicks}); 1 without one, never less} */
   public int stepTicks() {
     return stepTicks;
   }
@@ -55,6 +55,9 @@ public final class Animation {
   /**
    * The tick of the animation's end ({@code meta}'s {@code durationTicks}): the last frame shows
    * at or before it. Without {@code meta}, the tick of the last frame.
+   *
+   * @return the tick of the animation's end ({@code meta}'s {@code durationTicks}): the last frame
+   * shows at or before it
    */
   public int durationTicks() {
     return durationTicks;
@@ -63,13 +66,17 @@ public final class Animation {
   /**
    * The commands of the frame that shows at {@code tick} (0 is the start), in order; empty
    * between frames, for a frame the export leaves out, and outside 0 to {@link #durationTicks()}.
+   *
+   * @param tick ticks since the animation started
+   * @return the commands of the frame that shows at {@code tick} (0 is the start), in order; empty
+   * between frames, for a frame the export leaves out, and outside 0 to {@link #durationTicks()}
    */
   public List<String> commandsAt(int tick) {
     if (tick < 0 || tick % stepTicks != 0) return List.of();
     return frames.getOrDefault(tick / stepTicks, List.of());
   }
 
-  /** The indices of the frames the export has, ascending (frame {@code n} shows at {@code n × stepTicks()}). */
+  /** {@return the indices of the frames the export has, ascending (frame {@code n} shows at {@code n × stepTicks()})} */
   public List<Integer> frameIndices() {
     return List.copyOf(frames.keySet());
   }

@@ -14,7 +14,13 @@ public final class Export {
   private final RateLimit rateLimit;
   private volatile Model model;
 
-  /** An export; for tests of code that consumes one. {@code bytes} is copied. */
+  /**
+   * An export; for tests of code that consumes one. {@code bytes} is copied.
+   *
+   * @param bytes the document's bytes
+   * @param expiresInSeconds whole seconds the export has left, or -1 when not said
+   * @param rateLimit the rate-limit state, or null when the response carried none
+   */
   public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
     this.bytes = bytes.clone();
     this.body = new String(this.bytes, StandardCharsets.UTF_8);
@@ -34,6 +40,9 @@ public final class Export {
    * The display model of this export, parsed from the body on the first call and kept: its
    * parts, summon command, animations, sounds and hitbox. Throws {@link ExportServiceException}
    * (status 200) when the body is not an export.
+   *
+   * @return the display model of this export, parsed from the body on the first call and kept: its
+   * parts, summon command, animations, sounds and hitbox
    */
   public Model model() {
     Model parsed = model;
@@ -44,12 +53,12 @@ public final class Export {
     return parsed;
   }
 
-  /** The JSON document as text (UTF-8), exactly as served. */
+  /** {@return the JSON document as text (UTF-8), exactly as served} */
   public String body() {
     return body;
   }
 
-  /** The same document as the bytes that were served; a fresh copy on every call. */
+  /** {@return the same document as the bytes that were served; a fresh copy on every call} */
   public byte[] bytes() {
     return bytes.clone();
   }
@@ -57,12 +66,15 @@ public final class Export {
   /**
    * Whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when the response did
    * not say (a proxy stripped the header). Exports live 10 minutes: save what you keep.
+   *
+   * @return whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when the
+   * response did not say (a proxy stripped the header)
    */
   public long expiresInSeconds() {
     return expiresInSeconds;
   }
 
-  /** The rate-limit state after this request, or null when the response carried none. */
+  /** {@return the rate-limit state after this request, or null when the response carried none} */
   public RateLimit rateLimit() {
     return rateLimit;
   }

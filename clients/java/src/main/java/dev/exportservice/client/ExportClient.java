@@ -86,6 +86,9 @@ public final class ExportClient {
   /**
    * A builder for a client of the service at {@code baseUri}, e.g.
    * {@code https://models.example.net}; a path prefix is kept ({@code https://host/models/}).
+   *
+   * @param baseUri the service's address, e.g. {@code https://models.example.net}
+   * @return a builder for a client of the service at {@code baseUri}, e.g
    */
   public static Builder builder(URI baseUri) {
     return new Builder(baseUri);
@@ -96,6 +99,12 @@ public final class ExportClient {
    * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model}).
    *
    * <p>A malformed ID fails with {@link InvalidRequestException} without a request.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
+   * model}
+   * @return {@code GET}: the export published under {@code id}, with {@code tag} substituted for
+   * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model})
    */
   public CompletableFuture<Export> fetch(String id, String tag) {
     return call(GET, id, tag, Export::of);
@@ -104,17 +113,28 @@ public final class ExportClient {
   /**
    * {@code HEAD}: whether the export exists, its size and remaining lifetime, without its body.
    * Costs one request of the rate limit, like a {@code GET}.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
+   * model}
+   * @return {@code HEAD}: whether the export exists, its size and remaining lifetime, without its
+   * body
    */
   public CompletableFuture<ExportInfo> head(String id, String tag) {
     return call(HEAD, id, tag, ExportInfo::of);
   }
 
-  /** Whether {@code id} is a publication ID: exactly six ASCII digits. */
+  /**
+   * Whether {@code id} is a publication ID: exactly six ASCII digits.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @return whether {@code id} is a publication ID: exactly six ASCII digits
+   */
   public static boolean isPublicationId(String id) {
     return id != null && PUBLICATION_ID.matcher(id).matches();
   }
 
-  /** The address every call goes to: the base URI with {@code server-api} appended. */
+  /** {@return the address every call goes to: the base URI with {@code server-api} appended} */
   public URI endpoint() {
     return endpoint;
   }
@@ -294,6 +314,9 @@ public final class ExportClient {
     /**
      * Your plugin's product token, e.g. {@code MyPlugin/1.2}: sent as {@code User-Agent}, with
      * the library's own name and version after it.
+     *
+     * @param userAgent the plugin's product token
+     * @return your plugin's product token, e.g
      */
     public Builder userAgent(String userAgent) {
       Objects.requireNonNull(userAgent, "userAgent");
@@ -374,7 +397,7 @@ public final class ExportClient {
       return this;
     }
 
-    /** The client; throws {@link IllegalArgumentException} for an unusable base URI or header. */
+    /** {@return the client; throws {@link IllegalArgumentException} for an unusable base URI or header} */
     public ExportClient build() {
       return new ExportClient(this);
     }

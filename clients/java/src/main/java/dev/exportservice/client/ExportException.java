@@ -10,9 +10,13 @@ package dev.exportservice.client;
 public class ExportException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status, or 0. */
   private final int status;
+  /** The service's error code, or null. */
   private final String code;
+  /** The rate-limit state, or null; not serialized. */
   private final transient RateLimit rateLimit;
+  /** The response body's text, cut to 4,096 characters. */
   private final String body;
 
   /**
@@ -38,7 +42,7 @@ public class ExportException extends RuntimeException {
     this.body = body == null ? "" : body;
   }
 
-  /** The HTTP status, or 0 when no response came (a transport failure, a timeout, a bad ID). */
+  /** {@return the HTTP status, or 0 when no response came (a transport failure, a timeout, a bad ID)} */
   public int status() {
     return status;
   }
@@ -46,12 +50,15 @@ public class ExportException extends RuntimeException {
   /**
    * The service's error code ({@code not_found}, {@code expired}, {@code rate_limited},
    * {@code not_ready} ...), or null when the body had none (a HEAD, or not the service's body).
+   *
+   * @return the service's error code ({@code not_found}, {@code expired}, {@code rate_limited},
+   * {@code not_ready} ...), or null when the body had none (a HEAD, or not the service's body)
    */
   public String code() {
     return code;
   }
 
-  /** The rate-limit state of the response, or null when it carried no rate-limit headers. */
+  /** {@return the rate-limit state of the response, or null when it carried no rate-limit headers} */
   public RateLimit rateLimit() {
     return rateLimit;
   }
@@ -59,6 +66,9 @@ public class ExportException extends RuntimeException {
   /**
    * The response body as text, cut to 4,096 characters, for diagnostics (what an infrastructure
    * failure sent); empty for a HEAD or when no response came.
+   *
+   * @return the response body as text, cut to 4,096 characters, for diagnostics (what an
+   * infrastructure failure sent); empty for a HEAD or when no response came
    */
   public String body() {
     return body;

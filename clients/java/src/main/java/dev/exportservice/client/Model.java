@@ -63,6 +63,10 @@ public final class Model {
   /**
    * The model of an export document's text (a saved copy, or one read elsewhere); throws
    * {@link ExportServiceException} for a document that is not an export.
+   *
+   * @param json the export document's text, {@code {"content": {...}}}
+   * @return its model
+   * @throws ExportServiceException for a document that is not an export
    */
   public static Model parse(String json) {
     return parseUnchecked(json);
@@ -72,6 +76,10 @@ public final class Model {
    * The model of an export document's text WITHOUT the safety check, for tools that inspect
    * exports (never for a server that runs them). Throws {@link ExportServiceException} for a
    * document that is not an export.
+   *
+   * @param json the export document's text, {@code {"content": {...}}}
+   * @return its model
+   * @throws ExportServiceException for a document that is not an export
    */
   public static Model parseUnchecked(String json) {
     return ModelReader.read(ModelReader.parseJson(Objects.requireNonNull(json, "json"), 0), 0);
@@ -80,12 +88,15 @@ public final class Model {
   /**
    * The model's tag, as its parts carry it ({@code <tag>_<n>}): the tag the export was fetched
    * with, or {@code [MODELSERVERTAG]} in a published document; null when no part has one.
+   *
+   * @return the model's tag, as its parts carry it ({@code <tag>_<n>}): the tag the export was
+   * fetched with, or {@code [MODELSERVERTAG]} in a published document; null when no part has one
    */
   public String tag() {
     return tag;
   }
 
-  /** Display entities in {@code passengers}, nested ones included. */
+  /** {@return display entities in {@code passengers}, nested ones included} */
   public int partCount() {
     return partCount;
   }
@@ -94,6 +105,9 @@ public final class Model {
    * One command that spawns the whole model where it runs: a root block display with no block
    * (it shows nothing), carrying {@link #tag()}, with every passenger of the export riding it.
    * Run it as a player, a command block, or with {@code execute positioned ... run} in front.
+   *
+   * @return one command that spawns the whole model where it runs: a root block display with no
+   * block (it shows nothing), carrying {@link #tag()}, with every passenger of the export riding it
    */
   public String summonCommand() {
     StringBuilder command = new StringBuilder("summon ").append(ROOT).append(" ~ ~ ~ {");
@@ -106,6 +120,10 @@ public final class Model {
    * {@code command} run at the model's place, where its frame commands find its parts (they
    * select them within {@code distance=..1} of where they run): {@code execute at} the root.
    * Run frame and sound commands this way, e.g. from the console.
+   *
+   * @param command a command of this model (a frame's or a sound's)
+   * @return {@code command} run at the model's place, where its frame commands find its parts (they
+   * select them within {@code distance=..1} of where they run): {@code execute at} the root
    */
   public String atModel(String command) {
     Objects.requireNonNull(command, "command");
@@ -116,6 +134,8 @@ public final class Model {
    * The commands that remove this copy: its parts first (deepest first), then the root. Every
    * entity that carries {@link #tag()} as its root goes, wherever it is, so each copy needs a
    * tag of its own.
+   *
+   * @return the commands that remove this copy: its parts first (deepest first), then the root
    */
   public List<String> removeCommands() {
     String root = "@e[type=" + ROOT + ",tag=" + requireTag() + "]";
@@ -127,27 +147,37 @@ public final class Model {
     return commands;
   }
 
-  /** The hitbox's commands ({@code content.hitbox}, summons of interactions); empty when none. */
+  /** {@return the hitbox's commands ({@code content.hitbox}, summons of interactions); empty when none} */
   public List<String> hitboxCommands() {
     return hitbox;
   }
 
-  /** The names of the animations ({@code datapack.anim_keyframes}), in the export's order. */
+  /** {@return the names of the animations ({@code datapack.anim_keyframes}), in the export's order} */
   public Set<String> animationNames() {
     return Collections.unmodifiableSet(new LinkedHashSet<>(animations.keySet()));
   }
 
-  /** The names of the sound tracks ({@code datapack.sound_keyframes}), in the export's order. */
+  /** {@return the names of the sound tracks ({@code datapack.sound_keyframes}), in the export's order} */
   public Set<String> soundNames() {
     return Collections.unmodifiableSet(new LinkedHashSet<>(sounds.keySet()));
   }
 
-  /** The animation {@code name} of {@code anim_keyframes}, or null when there is none. */
+  /**
+   * The animation {@code name} of {@code anim_keyframes}, or null when there is none.
+   *
+   * @param name the name
+   * @return the animation {@code name} of {@code anim_keyframes}, or null when there is none
+   */
   public Animation animation(String name) {
     return animations.get(name);
   }
 
-  /** The sound track {@code name} of {@code sound_keyframes}, or null when there is none. */
+  /**
+   * The sound track {@code name} of {@code sound_keyframes}, or null when there is none.
+   *
+   * @param name the name
+   * @return the sound track {@code name} of {@code sound_keyframes}, or null when there is none
+   */
   public Animation sound(String name) {
     return sounds.get(name);
   }
@@ -157,6 +187,11 @@ public final class Model {
    * every selector's {@code tag=} argument that carries {@link #tag()} carries {@code newTag}
    * instead, and nothing else changes. {@code newTag} is 1 to 100 of ASCII letters, digits,
    * '_' and '-' (what the service itself makes of a tag).
+   *
+   * @param newTag the tag of the copy
+   * @return the same model under the tag {@code newTag}, without another request: every entity tag
+   * and every selector's {@code tag=} argument that carries {@link #tag()} carries {@code newTag}
+   * instead, and nothing else changes
    */
   public Model withTag(String newTag) {
     Objects.requireNonNull(newTag, "newTag");
