@@ -65,12 +65,14 @@ public final class ExportClient {
   private final long maxRetryWaitMillis;
   private final List<String[]> extraHeaders;
   private final BoundedBody bodyHandler;
+  private final boolean allowUnsafeExports;
 
   private ExportClient(Builder builder) {
     this.endpoint = endpointOf(builder.baseUri);
     this.timeout = builder.timeout.compareTo(NO_TIMEOUT) >= 0 ? null : builder.timeout;
     this.maxRetryWaitMillis = saturatedMillis(builder.maxRetryWait);
     this.bodyHandler = new BoundedBody(builder.maxBodyBytes);
+    this.allowUnsafeExports = builder.allowUnsafeExports;
     this.userAgent =
         builder.userAgent == null
             ? LibraryVersion.PRODUCT
@@ -107,7 +109,7 @@ public final class ExportClient {
    * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model})
    */
   public CompletableFuture<Export> fetch(String id, String tag) {
-    return call(GET, id, tag, Export::of);
+    return call(GET, id, tag, response -> Export.of(response, allowUnsafeExports));
   }
 
   /**
@@ -305,6 +307,7 @@ public final class ExportClient {
     private Duration timeout = DEFAULT_TIMEOUT;
     private Duration maxRetryWait = Duration.ZERO;
     private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    private boolean allowUnsafeExports;
     private final List<String[]> extraHeaders = new ArrayList<>();
 
     private Builder(URI baseUri) {
@@ -376,6 +379,26 @@ public final class ExportClient {
         throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
       }
       this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    /**
+     * Whether to hand out exports outside the display-model vocabulary; default false. By
+     * default every fetched export is read and checked ({@link ExportSafety}) before the call
+     * completes: one that holds anything but a display model (an {@code op @a} in a frame, a
+     * command block among the passengers, a second line in a command) fails the call with an
+     * {@link UnsafeExportException}, and a body that is not an export with an
+     * {@link ExportServiceException}.
+     *
+     * <p><b>Dangerous:</b> {@code true} turns the check off, and a plugin that runs what it
+     * fetched then runs whatever the service (or anything between it and the server) sent, with
+     * the console's permissions. Only for tools that inspect exports without running them.
+     *
+     * @param allowUnsafeExports true to skip the check
+     * @return this builder
+     */
+    public Builder allowUnsafeExports(boolean allowUnsafeExports) {
+      this.allowUnsafeExports = allowUnsafeExports;
       return this;
     }
 

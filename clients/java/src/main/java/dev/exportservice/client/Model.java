@@ -61,15 +61,18 @@ public final class Model {
   }
 
   /**
-   * The model of an export document's text (a saved copy, or one read elsewhere); throws
-   * {@link ExportServiceException} for a document that is not an export.
+   * The model of an export document's text (a saved copy, or one read elsewhere), after
+   * {@link ExportSafety#check(String)}.
    *
    * @param json the export document's text, {@code {"content": {...}}}
    * @return its model
+   * @throws UnsafeExportException for an export outside the display-model vocabulary
    * @throws ExportServiceException for a document that is not an export
    */
   public static Model parse(String json) {
-    return parseUnchecked(json);
+    Object document = ModelReader.parseJson(Objects.requireNonNull(json, "json"), 0);
+    ExportSafety.check(document, 0, null);
+    return ModelReader.read(document, 0);
   }
 
   /**

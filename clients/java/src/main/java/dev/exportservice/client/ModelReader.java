@@ -50,13 +50,14 @@ final class ModelReader {
     int nesting = 0;
     String tag = null;
     for (int i = 0; i < passengers.size(); i++) {
-      List<Map<String, Object>> compounds;
+      List<Snbt.Compound> compounds;
       try {
         compounds = Snbt.compounds(passengers.get(i));
-      } catch (IllegalArgumentException notSnbt) {
-        throw shape("content.passengers[" + i + "] is not entity compounds: " + notSnbt.getMessage());
+      } catch (UnsafeContent notSnbt) {
+        throw shape(
+            "content.passengers[" + i + "] is not entity compounds: unexpected \"" + notSnbt.found + "\"");
       }
-      for (Map<String, Object> entity : compounds) {
+      for (Snbt.Compound entity : compounds) {
         parts += displays(entity, 0);
         nesting = Math.max(nesting, 1 + depth(entity, 0));
         if (tag == null) tag = modelTag(entity, 0);
@@ -82,37 +83,31 @@ final class ModelReader {
   }
 
   /** Display entities in {@code entity} and its nested {@code Passengers}. */
-  private static int displays(Map<String, Object> entity, int depth) {
+  private static int displays(Snbt.Compound entity, int depth) {
     Object id = entity.get("id");
     int count = id instanceof String && ((String) id).endsWith("_display") ? 1 : 0;
     if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
       for (Object passenger : (List<?>) entity.get("Passengers")) {
-        if (passenger instanceof Map) {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> nested = (Map<String, Object>) passenger;
-          count += displays(nested, depth + 1);
-        }
+        if (passenger instanceof Snbt.Compound) count += displays((Snbt.Compound) passenger, depth + 1);
       }
     }
     return count;
   }
 
   /** How many levels of passengers ride {@code entity}: 0 when none. */
-  private static int depth(Map<String, Object> entity, int level) {
+  private static int depth(Snbt.Compound entity, int level) {
     if (level >= Snbt.MAX_DEPTH || !(entity.get("Passengers") instanceof List)) return 0;
     int deepest = 0;
     for (Object passenger : (List<?>) entity.get("Passengers")) {
-      if (passenger instanceof Map) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> nested = (Map<String, Object>) passenger;
-        deepest = Math.max(deepest, 1 + depth(nested, level + 1));
+      if (passenger instanceof Snbt.Compound) {
+        deepest = Math.max(deepest, 1 + depth((Snbt.Compound) passenger, level + 1));
       }
     }
     return deepest;
   }
 
   /** The model's tag named by the first part tag {@code <tag>_<n>} in {@code entity}, or null. */
-  private static String modelTag(Map<String, Object> entity, int depth) {
+  private static String modelTag(Snbt.Compound entity, int depth) {
     if (entity.get("Tags") instanceof List) {
       for (Object tag : (List<?>) entity.get("Tags")) {
         String model = tag instanceof String ? ModelTags.modelTagOf((String) tag) : null;
@@ -121,9 +116,8 @@ final class ModelReader {
     }
     if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
       for (Object passenger : (List<?>) entity.get("Passengers")) {
-        if (passenger instanceof Map) {
-          @SuppressWarnings("unchecked")
-          String model = modelTag((Map<String, Object>) passenger, depth + 1);
+        if (passenger instanceof Snbt.Compound) {
+          String model = modelTag((Snbt.Compound) passenger, depth + 1);
           if (model != null) return model;
         }
       }

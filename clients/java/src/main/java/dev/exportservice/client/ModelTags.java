@@ -47,9 +47,9 @@ final class ModelTags {
           out.append(c).append(carries(value, from) ? to + value.substring(from.length()) : value);
           out.append(c);
           at = end;
-        } else if (Snbt.isUnquotedChar(c)) {
+        } else if (Snbt.isWordChar(c)) {
           int end = at;
-          while (end < text.length() && Snbt.isUnquotedChar(text.charAt(end))) end++;
+          while (end < text.length() && Snbt.isWordChar(text.charAt(end))) end++;
           String value = text.substring(at, end);
           out.append(carries(value, from) ? to + value.substring(from.length()) : value);
           at = end;

@@ -32,7 +32,7 @@ class ModelReaderTest {
     Map<String, String> found =
         Map.of(
             "{\"content\":{\"passengers\":[1]}}", "content.passengers[0] is a number, not a string",
-            "{\"content\":{\"passengers\":[\"{id:1}x\"]}}", "content.passengers[0] is not entity compounds: Not SNBT at character 6: ',' expected",
+            "{\"content\":{\"passengers\":[\"{id:1}x\"]}}", "content.passengers[0] is not entity compounds: unexpected \"x\"",
             "{\"content\":{\"datapack\":{\"anim_keyframes\":{\"a\":{\"x\":[]}}}}}", "content.datapack.anim_keyframes.a has the frame \"x\", not a frame index",
             "{\"content\":{\"datapack\":{\"anim_keyframes\":{\"a\":{\"0\":\"cmd\"}}}}}", "NONE",
             "{\"content\":{\"datapack\":{\"anim_keyframes\":{\"a\":{\"0\":[true]}}}}}", "content.datapack.anim_keyframes.a.0[0] is a boolean, not a string",
