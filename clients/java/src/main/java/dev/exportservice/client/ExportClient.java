@@ -31,6 +31,11 @@ import java.util.regex.Pattern;
  * returned future receive it as it is, while {@code join()} wraps it in a
  * {@link CompletionException} (as the JDK does for every future).
  *
+ * <p>A {@code GET} travels gzip-compressed and is decoded; no body may grow past
+ * {@link Builder#maxBodyBytes(int)}. A fetched export is read into its {@link Model} and checked
+ * against the display-model vocabulary ({@link ExportSafety}) before the call completes, unless
+ * the client was built with {@link Builder#allowUnsafeExports(boolean) allowUnsafeExports(true)}.
+ *
  * <p>An instance is immutable and thread-safe: build one per plugin and share it. It holds one
  * {@link HttpClient}, whose connections are reused between calls.
  */
