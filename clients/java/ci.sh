@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(maven junit5 libmaven-compiler-plugin-java libmaven-resources-plugin-java
-  libmaven-jar-plugin-java libsurefire-java libmaven-install-plugin-java)
+  libmaven-jar-plugin-java libsurefire-java libmaven-install-plugin-java
+  libmaven-source-plugin-java libmaven-javadoc-plugin-java)
 missing=()
 command -v javac >/dev/null || missing+=(default-jdk-headless)
 for package in "${packages[@]}"; do

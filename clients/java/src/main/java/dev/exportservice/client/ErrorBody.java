@@ -4,13 +4,16 @@ import java.math.BigDecimal;
 import java.util.Map;
 
 /**
- * What an error body says (spec 7): {@code {"error": {"code", "message", "retryAfterSeconds"}}}
- * from this service, {@code {"error": "..."}} from others, and anything at all (an HTML page
- * from a proxy, nothing) from the infrastructure in between.
+ * What an error body says. The service answers every error but 429 with
+ * {@code {"error": "<message>", "code": "<code>", ...}} (the other fields, such as
+ * {@code retryAfterSeconds}, beside {@code code}), and 429 with
+ * {@code {"error": {"code": "rate_limited", "message": ..., "retryAfterSeconds": n}}}; older
+ * versions of the service sent the object form for every error. Both are read, and anything at
+ * all (an HTML page from a proxy, nothing) from the infrastructure in between is not an error.
  *
- * @param code {@code error.code}, or null
+ * @param code {@code error.code} or the top-level {@code code}, or null
  * @param message {@code error.message}, or the {@code error} string, or null
- * @param retryAfterSeconds {@code error.retryAfterSeconds}, or -1
+ * @param retryAfterSeconds {@code retryAfterSeconds} beside the code, or -1
  */
 record ErrorBody(String code, String message, long retryAfterSeconds) {
   private static final ErrorBody NONE = new ErrorBody(null, null, -1);
@@ -29,7 +32,15 @@ record ErrorBody(String code, String message, long retryAfterSeconds) {
       return NONE;
     }
     Object error = document instanceof Map ? ((Map<?, ?>) document).get("error") : null;
-    if (error instanceof String) return new ErrorBody(null, (String) error, -1);
+    if (error instanceof String) {
+      // The flat form: the code and the other fields beside the message.
+      Map<?, ?> fields = (Map<?, ?>) document;
+      Object code = fields.get("code");
+      return new ErrorBody(
+          code instanceof String ? (String) code : null,
+          (String) error,
+          wholeSeconds(fields.get("retryAfterSeconds")));
+    }
     if (!(error instanceof Map)) return NONE;
     Map<?, ?> fields = (Map<?, ?>) error;
     Object code = fields.get("code");

@@ -5,37 +5,79 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A published export as the service sent it: the JSON document {@code {"content": {...}}} with
- * the tag substituted, byte for byte. Parse it with the JSON library your server already has
- * (Gson on Bukkit, Paper and Fabric); this library needs none.
+ * the tag substituted, byte for byte, and the display {@link #model()} it describes.
  */
 public final class Export {
   private final byte[] bytes;
   private final String body;
   private final long expiresInSeconds;
   private final RateLimit rateLimit;
+  private final boolean checkSafety;
+  private volatile Model model;
 
-  /** An export; for tests of code that consumes one. {@code bytes} is copied. */
+  /**
+   * An export; for tests of code that consumes one. {@code bytes} is copied. Its
+   * {@link #model()} is checked against the display-model vocabulary.
+   *
+   * @param bytes the document's bytes
+   * @param expiresInSeconds whole seconds the export has left, or -1 when not said
+   * @param rateLimit the rate-limit state, or null when the response carried none
+   */
   public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
-    this.bytes = bytes.clone();
+    this(bytes.clone(), expiresInSeconds, rateLimit, true);
+  }
+
+  private Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit, boolean checkSafety) {
+    this.bytes = bytes;
     this.body = new String(this.bytes, StandardCharsets.UTF_8);
     this.expiresInSeconds = expiresInSeconds;
     this.rateLimit = rateLimit;
+    this.checkSafety = checkSafety;
   }
 
-  static Export of(HttpResponse<byte[]> response) {
+  /**
+   * The export of a 200 response. Unless {@code allowUnsafe}, its body is read into the model
+   * and checked now, so that an unsafe export or a body that is not an export fails the call.
+   */
+  static Export of(HttpResponse<byte[]> response, boolean allowUnsafe) {
     Failures.requireJson(response);
-    return new Export(
-        response.body(),
-        ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
-        ResponseHeaders.rateLimit(response.headers()));
+    Export export =
+        new Export(
+            response.body(),
+            ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
+            ResponseHeaders.rateLimit(response.headers()),
+            !allowUnsafe);
+    if (!allowUnsafe) export.model();
+    return export;
   }
 
-  /** The JSON document as text (UTF-8), exactly as served. */
+  /**
+   * The display model of this export, parsed from the body on the first call and kept: its
+   * parts, summon command, animations, sounds and hitbox. Checked against the display-model
+   * vocabulary ({@link ExportSafety}) unless the client was built with
+   * {@code allowUnsafeExports(true)}.
+   *
+   * @return the model
+   * @throws UnsafeExportException for an export outside the vocabulary
+   * @throws ExportServiceException (status 200) when the body is not an export
+   */
+  public Model model() {
+    Model parsed = model;
+    if (parsed == null) {
+      Object document = ModelReader.parseJson(body, 200);
+      if (checkSafety) ExportSafety.check(document, 200, rateLimit);
+      parsed = ModelReader.read(document, 200);
+      model = parsed;
+    }
+    return parsed;
+  }
+
+  /** {@return the JSON document as text (UTF-8), exactly as served} */
   public String body() {
     return body;
   }
 
-  /** The same document as the bytes that were served; a fresh copy on every call. */
+  /** {@return the same document as the bytes that were served; a fresh copy on every call} */
   public byte[] bytes() {
     return bytes.clone();
   }
@@ -43,12 +85,15 @@ public final class Export {
   /**
    * Whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when the response did
    * not say (a proxy stripped the header). Exports live 10 minutes: save what you keep.
+   *
+   * @return whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when the
+   * response did not say (a proxy stripped the header)
    */
   public long expiresInSeconds() {
     return expiresInSeconds;
   }
 
-  /** The rate-limit state after this request, or null when the response carried none. */
+  /** {@return the rate-limit state after this request, or null when the response carried none} */
   public RateLimit rateLimit() {
     return rateLimit;
   }

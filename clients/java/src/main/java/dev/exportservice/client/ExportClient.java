@@ -5,7 +5,6 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -31,6 +31,11 @@ import java.util.regex.Pattern;
  * returned future receive it as it is, while {@code join()} wraps it in a
  * {@link CompletionException} (as the JDK does for every future).
  *
+ * <p>A {@code GET} travels gzip-compressed and is decoded; no body may grow past
+ * {@link Builder#maxBodyBytes(int)}. A fetched export is read into its {@link Model} and checked
+ * against the display-model vocabulary ({@link ExportSafety}) before the call completes, unless
+ * the client was built with {@link Builder#allowUnsafeExports(boolean) allowUnsafeExports(true)}.
+ *
  * <p>An instance is immutable and thread-safe: build one per plugin and share it. It holds one
  * {@link HttpClient}, whose connections are reused between calls.
  */
@@ -39,6 +44,19 @@ public final class ExportClient {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   /** Shortest wait between two tries, so that a {@code Retry-After: 0} cannot become a loop. */
   public static final Duration MIN_RETRY_WAIT = Duration.ofSeconds(1);
+  /**
+   * A timeout this long or longer ({@code ChronoUnit.FOREVER.getDuration()} included) means no
+   * timeout at all: the JDK's timers cannot count that far.
+   */
+  public static final Duration NO_TIMEOUT = Duration.ofDays(365);
+  /**
+   * The largest body a response may have when the builder sets no other bound, on the wire and
+   * once decoded: 64 MiB. Real exports are 0.3 to 0.5 MB; the largest the service stores is
+   * 25 MiB, and a tag longer than the placeholder it replaces makes it grow (up to 156 MiB for
+   * a 25 MiB export of placeholders with a 100-character tag): raise the bound with
+   * {@link Builder#maxBodyBytes(int)} to serve those.
+   */
+  public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
   // Spec 8: exactly six ASCII digits; other scripts' digits do not count.
   private static final Pattern PUBLICATION_ID = Pattern.compile("[0-9]{6}");
@@ -49,19 +67,25 @@ public final class ExportClient {
   private final HttpClient http;
   private final String userAgent;
   private final Duration timeout;
-  private final Duration maxRetryWait;
+  private final long maxRetryWaitMillis;
   private final List<String[]> extraHeaders;
+  private final BoundedBody bodyHandler;
+  private final boolean allowUnsafeExports;
 
   private ExportClient(Builder builder) {
     this.endpoint = endpointOf(builder.baseUri);
-    this.timeout = builder.timeout;
-    this.maxRetryWait = builder.maxRetryWait;
+    this.timeout = builder.timeout.compareTo(NO_TIMEOUT) >= 0 ? null : builder.timeout;
+    this.maxRetryWaitMillis = saturatedMillis(builder.maxRetryWait);
+    this.bodyHandler = new BoundedBody(builder.maxBodyBytes);
+    this.allowUnsafeExports = builder.allowUnsafeExports;
     this.userAgent =
         builder.userAgent == null
             ? LibraryVersion.PRODUCT
             : builder.userAgent + " " + LibraryVersion.PRODUCT;
     this.extraHeaders = List.copyOf(builder.extraHeaders);
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    HttpClient.Builder http = HttpClient.newBuilder();
+    if (timeout != null) http.connectTimeout(timeout);
+    this.http = http.build();
     // Fails now, not on the first call, for a header the JDK refuses (e.g. Host, Connection).
     request(GET, "000000", null);
   }
@@ -69,6 +93,9 @@ public final class ExportClient {
   /**
    * A builder for a client of the service at {@code baseUri}, e.g.
    * {@code https://models.example.net}; a path prefix is kept ({@code https://host/models/}).
+   *
+   * @param baseUri the service's address, e.g. {@code https://models.example.net}
+   * @return a builder for a client of the service at {@code baseUri}, e.g
    */
   public static Builder builder(URI baseUri) {
     return new Builder(baseUri);
@@ -79,25 +106,42 @@ public final class ExportClient {
    * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model}).
    *
    * <p>A malformed ID fails with {@link InvalidRequestException} without a request.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
+   * model}
+   * @return {@code GET}: the export published under {@code id}, with {@code tag} substituted for
+   * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model})
    */
   public CompletableFuture<Export> fetch(String id, String tag) {
-    return call(GET, id, tag, Export::of);
+    return call(GET, id, tag, response -> Export.of(response, allowUnsafeExports));
   }
 
   /**
    * {@code HEAD}: whether the export exists, its size and remaining lifetime, without its body.
    * Costs one request of the rate limit, like a {@code GET}.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
+   * model}
+   * @return {@code HEAD}: whether the export exists, its size and remaining lifetime, without its
+   * body
    */
   public CompletableFuture<ExportInfo> head(String id, String tag) {
     return call(HEAD, id, tag, ExportInfo::of);
   }
 
-  /** Whether {@code id} is a publication ID: exactly six ASCII digits. */
+  /**
+   * Whether {@code id} is a publication ID: exactly six ASCII digits.
+   *
+   * @param id the publication ID: six ASCII digits
+   * @return whether {@code id} is a publication ID: exactly six ASCII digits
+   */
   public static boolean isPublicationId(String id) {
     return id != null && PUBLICATION_ID.matcher(id).matches();
   }
 
-  /** The address every call goes to: the base URI with {@code server-api} appended. */
+  /** {@return the address every call goes to: the base URI with {@code server-api} appended} */
   public URI endpoint() {
     return endpoint;
   }
@@ -109,7 +153,22 @@ public final class ExportClient {
       result.completeExceptionally(InvalidRequestException.malformedId(id));
       return result;
     }
-    attempt(request(method, id, tag), onSuccess, 0, result);
+    HttpRequest request;
+    try {
+      request = request(method, id, tag);
+    } catch (RuntimeException e) {
+      result.completeExceptionally(
+          new ExportServiceException("The request cannot be made: " + e, 0, null, null, "", e));
+      return result;
+    }
+    // Cancelling the call (or completing it) cancels the request in flight, whichever try it is.
+    AtomicReference<CompletableFuture<?>> inFlight = new AtomicReference<>();
+    result.whenComplete(
+        (value, failure) -> {
+          CompletableFuture<?> sending = inFlight.get();
+          if (sending != null && result.isCancelled()) sending.cancel(true);
+        });
+    attempt(request, onSuccess, 0, result, inFlight);
     return result;
   }
 
@@ -118,24 +177,30 @@ public final class ExportClient {
       HttpRequest request,
       Function<HttpResponse<byte[]>, T> onSuccess,
       long waitedMillis,
-      CompletableFuture<T> result) {
+      CompletableFuture<T> result,
+      AtomicReference<CompletableFuture<?>> inFlight) {
     // The caller cancelled (or gave up on) the future: no further request.
     if (result.isDone()) return;
     CompletableFuture<HttpResponse<byte[]>> sending;
+    CompletableFuture<HttpResponse<byte[]>> exchange;
     try {
-      sending = http.sendAsync(request, BodyHandlers.ofByteArray());
-    } catch (RuntimeException e) {
+      sending = http.sendAsync(request, bodyHandler);
+      inFlight.set(sending);
+      // Cancelled between the check above and now: the whenComplete of call() has run already.
+      if (result.isCancelled()) sending.cancel(true);
+      // The request's own timeout ends at the response headers (JDK 17): a body that stops
+      // half-way would hang the call for good, so the whole exchange has the same limit.
+      exchange =
+          timeout == null
+              ? sending.copy()
+              : sending.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Throwable e) {
       // Never expected (the request was checked when the client was built), but a retry runs
       // on the delayed executor, where a throw would leave the future pending for ever.
       result.completeExceptionally(Failures.unexpected(request, e));
       return;
     }
-    // The request's own timeout ends at the response headers (JDK 17): a body that stops
-    // half-way would hang the call for good, so the whole exchange has the same limit.
-    sending
-        .copy()
-        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete(
+    exchange.whenComplete(
             (response, failure) -> {
               try {
                 if (failure != null) {
@@ -150,16 +215,18 @@ public final class ExportClient {
                 } else {
                   ExportException error = Failures.of(response);
                   long waitMillis = retryWaitMillis(error);
-                  if (waitMillis < 0 || waitedMillis + waitMillis > maxRetryWait.toMillis()) {
+                  // Compared without adding: a Retry-After of 10^18 seconds must not overflow.
+                  if (waitMillis < 0 || waitMillis > maxRetryWaitMillis - waitedMillis) {
                     result.completeExceptionally(error);
                   } else {
                     CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS)
-                        .execute(() -> attempt(request, onSuccess, waitedMillis + waitMillis, result));
+                        .execute(
+                            () -> attempt(request, onSuccess, waitedMillis + waitMillis, result, inFlight));
                   }
                 }
               } catch (ExportException e) {
                 result.completeExceptionally(e);
-              } catch (RuntimeException e) {
+              } catch (Throwable e) { // an Error too: no future may stay pending
                 result.completeExceptionally(Failures.unexpected(request, e));
               }
             });
@@ -188,12 +255,15 @@ public final class ExportClient {
     if (tag != null) query.append("&tag=").append(encodeQueryValue(tag));
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(endpoint + "?" + query))
-            .timeout(timeout)
             .header("Accept", "application/json")
+            // A GET's body travels compressed (about 6x smaller); a HEAD asks for none, so that
+            // its Content-Length is still the export's size.
+            .header("Accept-Encoding", method.equals(HEAD) ? "identity" : "gzip")
             .header("User-Agent", userAgent)
             .method(method, HttpRequest.BodyPublishers.noBody());
     // Plain http is local development: HTTP/1.1 spares it the h2c upgrade dance.
     if ("http".equalsIgnoreCase(endpoint.getScheme())) request.version(HttpClient.Version.HTTP_1_1);
+    if (timeout != null) request.timeout(timeout);
     for (String[] header : extraHeaders) request.header(header[0], header[1]);
     return request.build();
   }
@@ -218,6 +288,14 @@ public final class ExportClient {
     return URI.create(text.endsWith("/") ? text + "server-api" : text + "/server-api");
   }
 
+  private static long saturatedMillis(Duration duration) {
+    try {
+      return duration.toMillis();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   private static Throwable unwrap(Throwable failure) {
     Throwable cause = failure;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException)
@@ -233,6 +311,8 @@ public final class ExportClient {
     private String userAgent;
     private Duration timeout = DEFAULT_TIMEOUT;
     private Duration maxRetryWait = Duration.ZERO;
+    private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    private boolean allowUnsafeExports;
     private final List<String[]> extraHeaders = new ArrayList<>();
 
     private Builder(URI baseUri) {
@@ -242,6 +322,9 @@ public final class ExportClient {
     /**
      * Your plugin's product token, e.g. {@code MyPlugin/1.2}: sent as {@code User-Agent}, with
      * the library's own name and version after it.
+     *
+     * @param userAgent the plugin's product token
+     * @return your plugin's product token, e.g
      */
     public Builder userAgent(String userAgent) {
       Objects.requireNonNull(userAgent, "userAgent");
@@ -254,7 +337,12 @@ public final class ExportClient {
 
     /**
      * How long one request may take, connecting and reading the whole body included; default
-     * 10 s. A wait on {@code Retry-After} does not count against it.
+     * 10 s. A wait on {@code Retry-After} does not count against it. {@link #NO_TIMEOUT} or
+     * longer ({@code ChronoUnit.FOREVER.getDuration()} included) means none: not recommended,
+     * a server that never answers then holds the call for good.
+     *
+     * @param timeout a positive duration
+     * @return this builder
      */
     public Builder timeout(Duration timeout) {
       if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -268,6 +356,9 @@ public final class ExportClient {
      * The total time the client may spend waiting on {@code Retry-After} (429 and 503) for one
      * call; default zero, which never retries. A wait that would go past it is not started: the
      * call fails at once with the error, which says how long the service asked to wait.
+     *
+     * @param maxRetryWait zero or a positive duration
+     * @return this builder
      */
     public Builder maxRetryWait(Duration maxRetryWait) {
       if (maxRetryWait == null || maxRetryWait.isNegative()) {
@@ -278,16 +369,63 @@ public final class ExportClient {
     }
 
     /**
+     * The largest response body the client accepts, in bytes, both as it travels (compressed)
+     * and once decoded; default {@link #DEFAULT_MAX_BODY_BYTES} (64 MiB). A larger body, a gzip
+     * bomb included, fails the call with an {@link ExportServiceException} once the bound is
+     * passed, holding no more than the bound. The service's largest possible export (25 MiB of
+     * placeholders fetched with a 100-character tag) is 156 MiB: {@code maxBodyBytes(160 << 20)}
+     * lets it through, given a heap that holds it twice (the bytes and their text).
+     *
+     * @param maxBodyBytes a positive number of bytes
+     * @return this builder
+     */
+    public Builder maxBodyBytes(int maxBodyBytes) {
+      if (maxBodyBytes <= 0) {
+        throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
+      }
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    /**
+     * Whether to hand out exports outside the display-model vocabulary; default false. By
+     * default every fetched export is read and checked ({@link ExportSafety}) before the call
+     * completes: one that holds anything but a display model (an {@code op @a} in a frame, a
+     * command block among the passengers, a second line in a command) fails the call with an
+     * {@link UnsafeExportException}, and a body that is not an export with an
+     * {@link ExportServiceException}.
+     *
+     * <p><b>Dangerous:</b> {@code true} turns the check off, and a plugin that runs what it
+     * fetched then runs whatever the service (or anything between it and the server) sent, with
+     * the console's permissions. Only for tools that inspect exports without running them.
+     *
+     * @param allowUnsafeExports true to skip the check
+     * @return this builder
+     */
+    public Builder allowUnsafeExports(boolean allowUnsafeExports) {
+      this.allowUnsafeExports = allowUnsafeExports;
+      return this;
+    }
+
+    /**
      * A header sent with every request, e.g. what a proxy in front of the service requires.
-     * Headers the JDK manages itself (Host, Connection, Content-Length ...) are refused.
+     * Headers the JDK manages itself (Host, Connection, Content-Length ...) are refused, and so
+     * is {@code Accept-Encoding}, which the client manages.
+     *
+     * @param name the header's name
+     * @param value its value
+     * @return this builder
      */
     public Builder header(String name, String value) {
+      if ("accept-encoding".equalsIgnoreCase(name)) {
+        throw new IllegalArgumentException("The client sets Accept-Encoding itself");
+      }
       extraHeaders.add(
           new String[] {Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")});
       return this;
     }
 
-    /** The client; throws {@link IllegalArgumentException} for an unusable base URI or header. */
+    /** {@return the client; throws {@link IllegalArgumentException} for an unusable base URI or header} */
     public ExportClient build() {
       return new ExportClient(this);
     }

@@ -8,7 +8,13 @@ public final class ExportInfo {
   private final long expiresInSeconds;
   private final RateLimit rateLimit;
 
-  /** The answer of a {@code HEAD}; for tests of code that consumes one. */
+  /**
+   * The answer of a {@code HEAD}; for tests of code that consumes one.
+   *
+   * @param sizeBytes bytes a {@code GET} would return, or -1 when not said
+   * @param expiresInSeconds whole seconds the export has left, or -1 when not said
+   * @param rateLimit the rate-limit state, or null when the response carried none
+   */
   public ExportInfo(long sizeBytes, long expiresInSeconds, RateLimit rateLimit) {
     this.sizeBytes = sizeBytes;
     this.expiresInSeconds = expiresInSeconds;
@@ -25,17 +31,20 @@ public final class ExportInfo {
   /**
    * Bytes a {@code GET} with the same tag would return ({@code Content-Length}), or -1 when the
    * response did not say.
+   *
+   * @return bytes a {@code GET} with the same tag would return ({@code Content-Length}), or -1 when
+   * the response did not say
    */
   public long sizeBytes() {
     return sizeBytes;
   }
 
-  /** Whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when not said. */
+  /** {@return whole seconds the export has left ({@code X-Export-Expires-In}), or -1 when not said} */
   public long expiresInSeconds() {
     return expiresInSeconds;
   }
 
-  /** The rate-limit state after this request, or null when the response carried none. */
+  /** {@return the rate-limit state after this request, or null when the response carried none} */
   public RateLimit rateLimit() {
     return rateLimit;
   }

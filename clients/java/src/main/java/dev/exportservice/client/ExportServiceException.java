@@ -9,7 +9,16 @@ package dev.exportservice.client;
 public class ExportServiceException extends ExportException {
   private static final long serialVersionUID = 1L;
 
-  /** See {@link ExportException#ExportException(String, int, String, RateLimit, String, Throwable)}. */
+  /**
+   * See {@link ExportException#ExportException(String, int, String, RateLimit, String, Throwable)}.
+   *
+   * @param message what went wrong
+   * @param status the HTTP status, or 0 when no response came
+   * @param code the service's error code, or null
+   * @param rateLimit the rate-limit state, or null when the response carried none
+   * @param body the response body's text (empty or null when none)
+   * @param cause the cause, or null
+   */
   public ExportServiceException(
       String message, int status, String code, RateLimit rateLimit, String body, Throwable cause) {
     super(message, status, code, rateLimit, body, cause);

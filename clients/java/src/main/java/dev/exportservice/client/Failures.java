@@ -100,9 +100,42 @@ final class Failures {
         null);
   }
 
-  /** No response: the connection failed, or the timeout passed. */
+  /**
+   * No (whole) response: the connection failed, the timeout passed, or the body was past the
+   * bound or in an encoding the client did not ask for.
+   */
   static ExportServiceException transport(HttpRequest request, Throwable cause) {
     String target = describeRequest(request);
+    for (Throwable c = cause; c != null; c = c.getCause()) {
+      if (c instanceof BoundedBody.TooLarge) {
+        BoundedBody.TooLarge large = (BoundedBody.TooLarge) c;
+        return new ExportServiceException(
+            "The response to "
+                + target
+                + " (HTTP "
+                + large.status
+                + ") is larger than maxBodyBytes, "
+                + large.maxBytes
+                + " bytes"
+                + (large.decoded ? " once decompressed" : "")
+                + ": the client stopped reading it.",
+            large.status,
+            null,
+            null,
+            "",
+            large);
+      }
+      if (c instanceof BoundedBody.UnknownEncoding) {
+        BoundedBody.UnknownEncoding encoding = (BoundedBody.UnknownEncoding) c;
+        return new ExportServiceException(
+            "The response to " + target + ": " + encoding.getMessage() + ".",
+            encoding.status,
+            null,
+            null,
+            "",
+            encoding);
+      }
+    }
     String message =
         cause instanceof HttpTimeoutException
             ? "No response to " + target + " within " + seconds(request) + "."
@@ -111,7 +144,7 @@ final class Failures {
   }
 
   /** A failure of the client itself while handling a response; never expected. */
-  static ExportServiceException unexpected(HttpRequest request, RuntimeException cause) {
+  static ExportServiceException unexpected(HttpRequest request, Throwable cause) {
     return new ExportServiceException(
         "Handling the response to " + describeRequest(request) + " failed: " + cause,
         0,

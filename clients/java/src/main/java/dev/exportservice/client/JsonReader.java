@@ -8,12 +8,11 @@ import java.util.Map;
 
 /**
  * A strict JSON parser (RFC 8259) into maps, lists, strings, {@link BigDecimal}s, booleans and
- * null, for error bodies only: the library may depend on nothing beyond the JDK, and servers
- * bundle different JSON libraries (or versions of one). Export bodies are never parsed here;
- * the plugin parses them with what it has.
+ * null, for error bodies and exports: the library may depend on nothing beyond the JDK, and
+ * servers bundle different JSON libraries (or versions of one).
  */
 final class JsonReader {
-  /** Deeper nesting is refused instead of risking the stack: error bodies are two levels. */
+  /** Deeper nesting is refused instead of risking the stack: exports are five levels. */
   private static final int MAX_DEPTH = 64;
 
   private final String text;
@@ -71,8 +70,9 @@ final class JsonReader {
       skipWhitespace();
       expect(':');
       skipWhitespace();
-      // RFC 8259 leaves duplicate names open; the first wins, as in URLSearchParams.get.
-      fields.putIfAbsent(name, value(depth + 1));
+      // RFC 8259 leaves duplicate names open; the last wins, as in JSON.parse and Gson, so that
+      // this client reads (and checks) what a plugin's own parser would read.
+      fields.put(name, value(depth + 1));
       skipWhitespace();
       if (peek(',')) {
         at++;

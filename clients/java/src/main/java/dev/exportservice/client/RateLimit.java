@@ -15,7 +15,14 @@ import java.util.Objects;
  * @param windows every window, e.g. {@code short} (120 per 60 s) and {@code long} (1200 per hour)
  */
 public record RateLimit(long limit, long remaining, long resetSeconds, List<Window> windows) {
-  /** Copies {@code windows}. */
+  /**
+   * Copies {@code windows}.
+   *
+   * @param limit requests allowed in the window
+   * @param remaining requests left in the window
+   * @param resetSeconds whole seconds until the window resets
+   * @param windows every window the service enforces
+   */
   public RateLimit {
     windows = List.copyOf(Objects.requireNonNull(windows, "windows"));
   }
@@ -32,7 +39,15 @@ public record RateLimit(long limit, long remaining, long resetSeconds, List<Wind
    */
   public record Window(
       String name, long remaining, long resetSeconds, long limit, long periodSeconds) {
-    /** Checks the name. */
+    /**
+     * Checks the name.
+     *
+     * @param name the name
+     * @param remaining requests left in the window
+     * @param resetSeconds whole seconds until the window resets
+     * @param limit requests allowed in the window
+     * @param periodSeconds the window's length in seconds, or -1
+     */
     public Window {
       Objects.requireNonNull(name, "name");
     }

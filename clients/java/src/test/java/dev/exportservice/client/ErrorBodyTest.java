@@ -17,6 +17,28 @@ class ErrorBodyTest {
   }
 
   @Test
+  void readsTheFlatFormWithTheCodeAndFieldsBesideTheMessage() {
+    assertEquals(
+        new ErrorBody("not_ready", "The export is not visible here yet.", 2),
+        ErrorBody.parse(
+            "{\"error\":\"The export is not visible here yet.\",\"code\":\"not_ready\",\"retryAfterSeconds\":2}"));
+    assertEquals(
+        new ErrorBody("too_large", "Too large.", -1),
+        ErrorBody.parse("{\"error\":\"Too large.\",\"code\":\"too_large\",\"limitBytes\":26214400}"));
+    assertEquals(new ErrorBody(null, "x", -1), ErrorBody.parse("{\"error\":\"x\",\"code\":7}"));
+  }
+
+  @Test
+  void aMessageIsPlainText() {
+    assertEquals("a b c", PlainText.of("a\r\n\u0007b\u2028c"));
+    assertEquals("abc", PlainText.of("\u202ea\u2066b\u200f\u00a7c\ufeff"));
+    assertEquals("é 😀", PlainText.of("é 😀"));
+    assertEquals("x", PlainText.of("\ud800x"), "a lone surrogate");
+    assertEquals(PlainText.MAX_CHARS + 1, PlainText.of("y".repeat(5000)).length());
+    assertEquals(null, PlainText.of(null));
+  }
+
+  @Test
   void readsAnErrorStringAndIgnoresWhatIsNotAnError() {
     assertEquals(new ErrorBody(null, "Bad gateway \u00e9\n", -1), ErrorBody.parse(" {\"error\" : \"Bad gateway \\u00e9\\n\"} "));
     ErrorBody none = new ErrorBody(null, null, -1);

@@ -3,4 +3,6 @@ package org.bukkit.command;
 /** Stub of Bukkit's CommandSender. */
 public interface CommandSender {
   void sendMessage(String message);
+
+  String getName();
 }

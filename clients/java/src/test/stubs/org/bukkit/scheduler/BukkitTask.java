@@ -1,4 +1,6 @@
 package org.bukkit.scheduler;
 
 /** Stub of Bukkit's BukkitTask. */
-public interface BukkitTask {}
+public interface BukkitTask {
+  void cancel();
+}

@@ -3,6 +3,7 @@ package dev.exportservice.client.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.exportservice.client.FixtureFrames;
 import java.io.File;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's Java blocks are real programs: each compiles with plain javac against the built
- * jar alone (the Bukkit and Gson classes the Paper example calls are stubbed in src/test/stubs),
+ * jar alone (the Bukkit classes the Paper example calls are stubbed in src/test/stubs),
  * and `Tour`, written against exactly the documented surface, runs against `npm start`.
  */
 class ExamplesTest {
@@ -50,10 +51,24 @@ class ExamplesTest {
       String output = run(jar, classes, "com.example.models.Tour", service.url.toString(), id);
       int getBytes = LocalService.substituted(document, "my_model_1").length;
       int headBytes = LocalService.substituted(document, "model").length;
+      String served = new String(LocalService.substituted(document, "my_model_1"), StandardCharsets.UTF_8);
+      int atTickZero = FixtureFrames.frames(served, "anim_keyframes").get("default").get(0).size();
+      int summon =
+          ("summon minecraft:block_display ~ ~ ~ {Tags:[\"my_model_1\"],Passengers:["
+                  + String.join(",", FixtureFrames.passengers(served))
+                  + "]}")
+              .length();
       Matcher said =
           Pattern.compile(
                   "(\\d+) chars, (\\d+) bytes, expires in (\\d+) s, (\\d+) of 120 requests left; "
-                      + "HEAD: (\\d+) bytes, expires in (\\d+) s\\n")
+                      + "HEAD: (\\d+) bytes, expires in (\\d+) s\\n"
+                      + Pattern.quote(
+                          "80 parts tagged my_model_1; default: 78 ticks, a frame every 2, "
+                              + atTickZero
+                              + " commands at tick 0; sounds []; 0 hitbox commands; copy tagged my_model_2, "
+                              + summon
+                              + "-character summon")
+                      + "\\n")
               .matcher(output);
       assertTrue(said.matches(), output);
       assertEquals(getBytes, Integer.parseInt(said.group(2)));

@@ -147,7 +147,9 @@ class FetchTest {
       assertEquals("not_found", get.code());
       assertEquals("No export is published under ID " + unknown + ".", get.getMessage());
       assertEquals(120, get.rateLimit().limit());
-      assertTrue(get.body().contains("\"not_found\""));
+      // The service's error body: the message as `error`, the code beside it.
+      assertTrue(get.body().startsWith("{\"error\":\"No export is published"), get.body());
+      assertTrue(get.body().contains("\"code\":\"not_found\""), get.body());
 
       ExportNotFoundException head =
           Failed.with(ExportNotFoundException.class, client.head(unknown, null));

@@ -1,0 +1,210 @@
+package dev.exportservice.client;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The commands that animate a model, one per string, checked against the vocabulary:
+ *
+ * <ul>
+ *   <li>{@code data merge entity <selector> <compound>}: the selector an {@code @e[...]} with a
+ *       {@code type=} of a part's type and {@code tag=}s the model's own parts carry
+ *       ({@code distance}, {@code limit}, {@code sort} may stand beside them), the compound that
+ *       type's keys;
+ *   <li>{@code playsound <sound> <source> <@a or @a[...]> <x> <y> <z> [volume [pitch [minVolume]]]};
+ *   <li>in a hitbox only: {@code summon minecraft:interaction <x> <y> <z> [<compound>]}.
+ * </ul>
+ *
+ * Arguments are separated by one space. Anything else is outside the vocabulary.
+ */
+final class Commands {
+  private static final Pattern NUMBER = Pattern.compile("-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
+  private static final Pattern COORDINATE =
+      Pattern.compile("(?:[~^](?:-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))?|-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))");
+  private static final Pattern SOUND_ID = Pattern.compile("(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+");
+  private static final Pattern DISTANCE =
+      Pattern.compile("(?:\\d+(?:\\.\\d*)?|\\.\\d+)?(?:\\.\\.)?(?:\\d+(?:\\.\\d*)?|\\.\\d+)?");
+  private static final Pattern LIMIT = Pattern.compile("\\d+");
+  private static final Pattern PLAYERS = Pattern.compile("@a(?:\\[[^\\]]*\\])?");
+
+  /** The tags the model's parts carry; a hitbox's summon adds its own. */
+  private final Set<String> ownTags;
+  /** A selector's verdict is kept: every frame targets the same parts. */
+  private final Map<String, String> selectorTypes = new HashMap<>();
+
+  Commands(Set<String> ownTags) {
+    this.ownTags = ownTags;
+  }
+
+  /**
+   * Throws unless {@code text} holds no control character (U+0000-U+001F, U+007F-U+009F): a line
+   * break would start a second command.
+   */
+  static void checkOneLine(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+        throw new UnsafeContent(UnsafeContent.Reason.CONTROL, String.format("U+%04X", (int) c));
+      }
+    }
+  }
+
+  /** Throws unless {@code command} is in the vocabulary of a hitbox or (otherwise) a frame. */
+  void check(String command, boolean hitbox) {
+    checkOneLine(command);
+    if (command.length() > Vocabulary.MAX_COMMAND_CHARS) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(command.length()));
+    }
+    Words words = new Words(command);
+    String word = words.next();
+    if (hitbox) {
+      if (!word.equals("summon")) throw new UnsafeContent(UnsafeContent.Reason.COMMAND, word);
+      checkHitboxSummon(words);
+    } else if (word.equals("data")) {
+      dataMerge(words);
+    } else if (word.equals("playsound")) {
+      checkPlaysound(words);
+    } else {
+      throw new UnsafeContent(UnsafeContent.Reason.COMMAND, word);
+    }
+  }
+
+  /** {@code data merge entity <selector> <compound>}, after {@code data}. */
+  private void dataMerge(Words words) {
+    String action = words.next();
+    if (!action.equals("merge")) throw new UnsafeContent(UnsafeContent.Reason.COMMAND, "data " + action);
+    String target = words.next();
+    if (!target.equals("entity")) {
+      throw new UnsafeContent(UnsafeContent.Reason.COMMAND, "data merge " + target);
+    }
+    String selector = words.next();
+    String type = selectorTypes.get(selector);
+    if (type == null) {
+      type = checkOwnPartSelector(selector);
+      selectorTypes.put(selector, type);
+    }
+    Vocabulary.checkPartData(type, words.compoundToEnd(), null);
+  }
+
+  private static void checkPlaysound(Words words) {
+    words.expect(SOUND_ID);
+    String source = words.next();
+    if (!Vocabulary.SOUND_SOURCES.contains(source)) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, source);
+    String targets = words.next();
+    if (!PLAYERS.matcher(targets).matches()) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, targets);
+    for (int axis = 0; axis < 3; axis++) words.expect(COORDINATE);
+    for (int optional = 0; optional < 3 && !words.atEnd(); optional++) words.expect(NUMBER);
+    words.end();
+  }
+
+  private void checkHitboxSummon(Words words) {
+    String id = words.next();
+    if (!Vocabulary.HITBOX_TYPE.equals(Vocabulary.partTypeOf(id))) {
+      throw new UnsafeContent(UnsafeContent.Reason.ENTITY, id);
+    }
+    for (int axis = 0; axis < 3; axis++) words.expect(COORDINATE);
+    if (!words.atEnd()) Vocabulary.checkPartData(Vocabulary.HITBOX_TYPE, words.compoundToEnd(), ownTags);
+  }
+
+  /**
+   * Checks a {@code data merge} target: {@code @e[...]} with one {@code type=} of a part's type
+   * and one or more {@code tag=}s the model's own parts carry. Returns the type. A tag holds the
+   * placeholder in the published form ({@code tag=[MODELSERVERTAG]_7}), so brackets nest.
+   */
+  private String checkOwnPartSelector(String selector) {
+    if (!selector.startsWith("@e[") || !selector.endsWith("]")) {
+      throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+    }
+    String type = null;
+    boolean tagged = false;
+    for (String argument : selectorArguments(selector)) {
+      int equals = argument.indexOf('=');
+      String name = equals < 0 ? argument : argument.substring(0, equals);
+      String value = equals < 0 ? "" : argument.substring(equals + 1);
+      if (name.equals("type")) {
+        String named = Vocabulary.partTypeOf(value);
+        if (named == null || type != null) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
+        type = named;
+      } else if (name.equals("tag")) {
+        if (!ownTags.contains(value)) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
+        tagged = true;
+      } else if (!Vocabulary.SELECTOR_EXTRA_ARGUMENTS.contains(name) || !validExtra(name, value)) {
+        throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
+      }
+    }
+    if (type == null || !tagged) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+    return type;
+  }
+
+  private static boolean validExtra(String name, String value) {
+    if (name.equals("distance")) return !value.isEmpty() && DISTANCE.matcher(value).matches();
+    if (name.equals("limit")) return LIMIT.matcher(value).matches();
+    return Vocabulary.SELECTOR_SORTS.contains(value);
+  }
+
+  /** The arguments of {@code @e[...]}, split at the commas outside nested brackets. */
+  private static List<String> selectorArguments(String selector) {
+    List<String> found = new ArrayList<>();
+    int depth = 0;
+    int start = 3;
+    for (int i = 3; i < selector.length(); i++) {
+      char c = selector.charAt(i);
+      if (c == '[') {
+        depth++;
+      } else if (c == ']') {
+        if (depth == 0) {
+          if (i != selector.length() - 1) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+          if (i > start || !found.isEmpty()) found.add(selector.substring(start, i));
+          return found;
+        }
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        found.add(selector.substring(start, i));
+        start = i + 1;
+      }
+    }
+    throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+  }
+
+  /** The space-separated words of a command, read one at a time. */
+  private static final class Words {
+    private final String text;
+    private int position;
+
+    Words(String text) {
+      this.text = text;
+    }
+
+    /** Whether the last word ended the text (a trailing space leaves one empty word to read). */
+    boolean atEnd() {
+      return position > text.length();
+    }
+
+    /** The next word (possibly empty), and the one space after it. */
+    String next() {
+      if (position > text.length()) throw Snbt.unexpectedAt(text, text.length());
+      int space = text.indexOf(' ', position);
+      int end = space < 0 ? text.length() : space;
+      String word = text.substring(position, end);
+      position = end + 1;
+      return word;
+    }
+
+    void expect(Pattern pattern) {
+      String word = next();
+      if (!pattern.matcher(word).matches()) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, word);
+    }
+
+    void end() {
+      if (!atEnd()) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, next());
+    }
+
+    Snbt.Compound compoundToEnd() {
+      return Snbt.compoundToEnd(text, position);
+    }
+  }
+}

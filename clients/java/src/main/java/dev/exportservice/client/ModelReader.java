@@ -1,0 +1,232 @@
+package dev.exportservice.client;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads an export document ({@code {"content": {...}}}, docs/export-format.md) into a
+ * {@link Model}, accepting every shape real exports have: {@code passengers} as one string of
+ * several compounds or as several strings (or the older {@code Passengers}), and no
+ * {@code datapack}, {@code meta}, {@code hitbox} or sounds at all. A document of another shape
+ * fails with an {@link ExportServiceException} that says what was found where.
+ */
+final class ModelReader {
+  private final int status;
+
+  private ModelReader(int status) {
+    this.status = status;
+  }
+
+  /** The parsed JSON of {@code json}, or the exception naming what it is instead. */
+  static Object parseJson(String json, int status) {
+    try {
+      return JsonReader.parse(json);
+    } catch (IllegalArgumentException notJson) {
+      throw new ModelReader(status).notAnExport("not JSON (" + notJson.getMessage() + ")", notJson);
+    }
+  }
+
+  /** The model of a parsed document; {@code status} is what the exception reports (0 or 200). */
+  static Model read(Object document, int status) {
+    return new ModelReader(status).model(document);
+  }
+
+  private Model model(Object document) {
+    if (!(document instanceof Map)) throw notAnExport(describe(document), null);
+    Object content = ((Map<?, ?>) document).get("content");
+    if (!(content instanceof Map)) {
+      throw notAnExport(
+          content == null
+              ? describe(document) + " and no content"
+              : "an object whose content is " + describe(content),
+          null);
+    }
+    Map<?, ?> fields = (Map<?, ?>) content;
+    List<String> passengers = passengers(fields);
+    int parts = 0;
+    int nesting = 0;
+    String tag = null;
+    for (int i = 0; i < passengers.size(); i++) {
+      List<Snbt.Compound> compounds;
+      try {
+        compounds = Snbt.compounds(passengers.get(i));
+      } catch (UnsafeContent notSnbt) {
+        throw shape(
+            "content.passengers[" + i + "] is not entity compounds: unexpected \"" + notSnbt.found + "\"");
+      }
+      for (Snbt.Compound entity : compounds) {
+        parts += displays(entity, 0);
+        nesting = Math.max(nesting, 1 + depth(entity, 0));
+        if (tag == null) tag = modelTag(entity, 0);
+      }
+    }
+    Map<?, ?> datapack = optionalObject(fields, "datapack", "content.datapack");
+    Map<?, ?> meta = optionalObject(fields, "meta", "content.meta");
+    return new Model(
+        tag,
+        passengers,
+        parts,
+        animations(datapack, "anim_keyframes", meta, "animations"),
+        animations(datapack, "sound_keyframes", meta, "sounds"),
+        commands(fields.get("hitbox"), "content.hitbox"),
+        nesting);
+  }
+
+  private List<String> passengers(Map<?, ?> content) {
+    Object value = content.containsKey("passengers") ? content.get("passengers") : content.get("Passengers");
+    if (value == null) return List.of();
+    if (value instanceof String) return List.of((String) value);
+    return strings(value, "content.passengers");
+  }
+
+  /** Display entities in {@code entity} and its nested {@code Passengers}. */
+  private static int displays(Snbt.Compound entity, int depth) {
+    Object id = entity.get("id");
+    int count = id instanceof String && ((String) id).endsWith("_display") ? 1 : 0;
+    if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
+      for (Object passenger : (List<?>) entity.get("Passengers")) {
+        if (passenger instanceof Snbt.Compound) count += displays((Snbt.Compound) passenger, depth + 1);
+      }
+    }
+    return count;
+  }
+
+  /** How many levels of passengers ride {@code entity}: 0 when none. */
+  private static int depth(Snbt.Compound entity, int level) {
+    if (level >= Snbt.MAX_DEPTH || !(entity.get("Passengers") instanceof List)) return 0;
+    int deepest = 0;
+    for (Object passenger : (List<?>) entity.get("Passengers")) {
+      if (passenger instanceof Snbt.Compound) {
+        deepest = Math.max(deepest, 1 + depth((Snbt.Compound) passenger, level + 1));
+      }
+    }
+    return deepest;
+  }
+
+  /** The model's tag named by the first part tag {@code <tag>_<n>} in {@code entity}, or null. */
+  private static String modelTag(Snbt.Compound entity, int depth) {
+    if (entity.get("Tags") instanceof List) {
+      for (Object tag : (List<?>) entity.get("Tags")) {
+        String model = tag instanceof String ? ModelTags.modelTagOf((String) tag) : null;
+        if (model != null) return model;
+      }
+    }
+    if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
+      for (Object passenger : (List<?>) entity.get("Passengers")) {
+        if (passenger instanceof Snbt.Compound) {
+          String model = modelTag((Snbt.Compound) passenger, depth + 1);
+          if (model != null) return model;
+        }
+      }
+    }
+    return null;
+  }
+
+  private Map<String, Animation> animations(
+      Map<?, ?> datapack, String keyframesName, Map<?, ?> meta, String metaName) {
+    Map<String, Animation> animations = new LinkedHashMap<>();
+    if (datapack == null) return animations;
+    String path = "content.datapack." + keyframesName;
+    Map<?, ?> keyframes = optionalObject(datapack, keyframesName, path);
+    if (keyframes == null) return animations;
+    Map<?, ?> described = meta == null ? null : optionalObject(meta, metaName, "content.meta." + metaName);
+    for (Map.Entry<?, ?> animation : keyframes.entrySet()) {
+      String name = (String) animation.getKey();
+      String framesPath = path + "." + name;
+      if (!(animation.getValue() instanceof Map)) {
+        throw shape(framesPath + " is " + describe(animation.getValue()) + ", not an object of frames");
+      }
+      Map<Integer, List<String>> frames = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> frame : ((Map<?, ?>) animation.getValue()).entrySet()) {
+        String key = (String) frame.getKey();
+        if (!key.matches("0|[1-9][0-9]{0,8}")) {
+          throw shape(framesPath + " has the frame \"" + key + "\", not a frame index");
+        }
+        frames.put(Integer.parseInt(key), commands(frame.getValue(), framesPath + "." + key));
+      }
+      Object about = described == null ? null : described.get(name);
+      Map<?, ?> settings = about instanceof Map ? (Map<?, ?>) about : Map.of();
+      Object displayName = settings.get("name");
+      animations.put(
+          name,
+          new Animation(
+              name,
+              displayName instanceof String ? (String) displayName : null,
+              wholeNumber(settings.get("stepTicks"), 1),
+              wholeNumber(settings.get("durationTicks"), 0),
+              frames));
+    }
+    return animations;
+  }
+
+  /** A list of commands; absent is none, a single string is one. */
+  private List<String> commands(Object value, String path) {
+    if (value == null) return List.of();
+    if (value instanceof String) return List.of((String) value);
+    return strings(value, path);
+  }
+
+  private List<String> strings(Object value, String path) {
+    if (!(value instanceof List)) throw shape(path + " is " + describe(value) + ", not a list of strings");
+    List<String> strings = new ArrayList<>();
+    List<?> items = (List<?>) value;
+    for (int i = 0; i < items.size(); i++) {
+      if (!(items.get(i) instanceof String)) {
+        throw shape(path + "[" + i + "] is " + describe(items.get(i)) + ", not a string");
+      }
+      strings.add((String) items.get(i));
+    }
+    return strings;
+  }
+
+  private Map<?, ?> optionalObject(Map<?, ?> parent, String name, String path) {
+    Object value = parent.get(name);
+    if (value == null || value instanceof Map) return (Map<?, ?>) value;
+    throw shape(path + " is " + describe(value) + ", not an object");
+  }
+
+  /** A whole number that fits an int, or {@code otherwise}. */
+  private static int wholeNumber(Object value, int otherwise) {
+    if (!(value instanceof BigDecimal)) return otherwise;
+    try {
+      return ((BigDecimal) value).intValueExact();
+    } catch (ArithmeticException notAnInt) {
+      return otherwise;
+    }
+  }
+
+  /** What a JSON value is, in words. */
+  static String describe(Object value) {
+    if (value == null) return "null";
+    if (value instanceof Map) return "an object with the members " + names((Map<?, ?>) value);
+    if (value instanceof List) return "an array";
+    if (value instanceof String) return "a string";
+    if (value instanceof BigDecimal) return "a number";
+    return "a boolean";
+  }
+
+  /** The first few member names of an object, for a message. */
+  private static String names(Map<?, ?> object) {
+    List<Object> names = new ArrayList<>(object.keySet());
+    String listed = names.subList(0, Math.min(names.size(), 8)).toString();
+    return names.size() > 8 ? listed.substring(0, listed.length() - 1) + ", ...]" : listed;
+  }
+
+  private ExportServiceException notAnExport(String found, Throwable cause) {
+    return new ExportServiceException(
+        "The document is not an export ({\"content\": {...}}): it is " + found + ".",
+        status,
+        null,
+        null,
+        "",
+        cause);
+  }
+
+  private ExportServiceException shape(String what) {
+    return new ExportServiceException(
+        "The export does not have the shape of one: " + what + ".", status, null, null, "", null);
+  }
+}
