@@ -13,7 +13,7 @@ import { checkPassenger } from './entities.js'
 import { JsonBytes } from './json-bytes.js'
 import { elementPath, memberPath } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
-import { parseCompoundSequence } from './snbt.js'
+import { forEachCompound } from './snbt.js'
 
 /** The root member that holds the export (spec 2). */
 const CONTENT = 'content'
@@ -63,7 +63,7 @@ class ExportCheck {
   /** Passengers as they go inside a summon's `Passengers:[...]`: display entities only. */
   private passengers(text: string): void {
     checkOneLine(text)
-    for (const compound of parseCompoundSequence(text)) checkPassenger(compound, this.ownTags)
+    forEachCompound(text, (compound) => checkPassenger(compound, this.ownTags))
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */

@@ -56,17 +56,21 @@ export function parseSnbtValue(text: string, start: number): SnbtParse {
 
 /**
  * Parses `text` as zero or more compounds separated by commas (spaces around them allowed), as
- * they sit inside a summon's `Passengers:[...]`. Throws `UnsafeContent` unless all of it parses.
+ * they sit inside a summon's `Passengers:[...]`, handing each to `each` as soon as it is parsed
+ * (one compound's tree at a time, however many a model has). Throws `UnsafeContent` unless all
+ * of it parses.
  */
-export function parseCompoundSequence(text: string): Array<SnbtValue & { kind: 'compound' }> {
+export function forEachCompound(
+  text: string,
+  each: (compound: SnbtValue & { kind: 'compound' }) => void,
+): void {
   const parser = new SnbtParser(text, 0)
-  const compounds: Array<SnbtValue & { kind: 'compound' }> = []
   parser.spaces()
-  if (parser.atEnd()) return compounds
+  if (parser.atEnd()) return
   for (;;) {
-    compounds.push(parser.compound(0))
+    each(parser.compound(0))
     parser.spaces()
-    if (parser.atEnd()) return compounds
+    if (parser.atEnd()) return
     parser.expect(',')
     parser.spaces()
   }

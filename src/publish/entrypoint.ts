@@ -19,6 +19,8 @@ export interface PublishErrorFields {
   status: number
   /** Present when retrying later can succeed. */
   retryAfterSeconds?: number
+  /** On `unsafe_export`: where the export leaves the display-model vocabulary. */
+  path?: string
 }
 
 /** The RPC entrypoint: `env.EXPORT_SERVICE.publish(document, options)`. */
@@ -46,6 +48,8 @@ export class PublishService extends WorkerEntrypoint<Env> {
       const fields: PublishErrorFields = { code: error.code, status: error.status }
       const retryAfterSeconds = error.details?.retryAfterSeconds
       if (typeof retryAfterSeconds === 'number') fields.retryAfterSeconds = retryAfterSeconds
+      const path = error.details?.path
+      if (typeof path === 'string') fields.path = path
       throw Object.assign(new Error(`${error.code}: ${error.message}`), fields)
     }
   }
