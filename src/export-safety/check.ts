@@ -1,6 +1,7 @@
 /**
- * The check of a whole export: find the fields a plugin runs, read them string by string from the
- * bytes, and hold each against the vocabulary. The first string outside it is the verdict.
+ * The check of a whole export: read the fields a plugin runs from the bytes in one pass (their
+ * offsets only), then hold each of their strings against the vocabulary, decoding one at a time.
+ * The first string outside it is the verdict.
  *
  * Order, so that every implementation names the same path when an export breaks the rules in
  * several places: `content.passengers`, `content.Passengers`, `content.hitbox` (their parts'
@@ -10,13 +11,29 @@
  */
 import { CommandCheck, checkOneLine, type CommandPlace } from './commands.js'
 import { checkPassenger } from './entities.js'
-import { JsonBytes } from './json-bytes.js'
+import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-bytes.js'
 import { elementPath, memberPath } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
 import { forEachCompound } from './snbt.js'
 
 /** The root member that holds the export (spec 2). */
 const CONTENT = 'content'
+
+/** The members of `datapack` that hold commands: animation → frame → commands. */
+const KEYFRAMES = ['anim_keyframes', 'sound_keyframes']
+
+/** The members of `content` that hold strings a plugin runs, or lists of them. */
+const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
+
+const STRINGS: Reading = { elements: true }
+const FRAMES: Reading = { members: () => STRINGS }
+const ANIMATIONS: Reading = { members: () => FRAMES }
+const DATAPACK: Reading = { members: (name) => (KEYFRAMES.includes(name) ? ANIMATIONS : null) }
+const CHECKED_FIELDS: Reading = {
+  members: (name) => (name === 'datapack' ? DATAPACK : LISTS.includes(name) ? STRINGS : null),
+}
+/** What the check reads of a document: the checked fields of `content`, nothing else. */
+const DOCUMENT: Reading = { members: (name) => (name === CONTENT ? CHECKED_FIELDS : null) }
 
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
@@ -39,24 +56,17 @@ class ExportCheck {
 
   run(): UnsafeExport | null {
     const json = this.json
-    const root = json.root()
-    if (json.typeAt(root) !== 'object') return null
-    const content = json.members(root).get(CONTENT)
-    if (content === undefined || json.typeAt(content) !== 'object') return null
-    const fields = json.members(content)
-    const at = (name: string) => ({ offset: fields.get(name), path: memberPath(CONTENT, name) })
-
-    const passengers = at('passengers')
-    const oldPassengers = at('Passengers')
-    const hitbox = at('hitbox')
-    const commands = at('commands')
-    const datapack = at('datapack')
+    const content = json.read(json.root(), DOCUMENT).members?.get(CONTENT)
+    const fields = content?.members
+    if (fields === undefined) return null
+    const field = (name: string) => fields.get(name)
+    const path = (name: string) => memberPath(CONTENT, name)
     return (
-      this.strings(passengers.offset, passengers.path, (text) => this.passengers(text)) ??
-      this.oldPassengers(oldPassengers.offset, oldPassengers.path) ??
-      this.commands(hitbox.offset, hitbox.path, 'hitbox') ??
-      this.commands(commands.offset, commands.path, 'frame') ??
-      this.datapack(datapack.offset, datapack.path)
+      this.strings(field('passengers'), path('passengers'), (text) => this.passengers(text)) ??
+      this.oldPassengers(field('Passengers'), path('Passengers')) ??
+      this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
+      this.commands(field('commands'), path('commands'), 'frame') ??
+      this.datapack(field('datapack'), path('datapack'))
     )
   }
 
@@ -67,39 +77,34 @@ class ExportCheck {
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */
-  private oldPassengers(offset: number | undefined, path: string): UnsafeExport | null {
-    if (offset === undefined || this.json.typeAt(offset) !== 'string') {
-      return this.strings(offset, path, (text) => this.passengers(text))
-    }
-    return this.checked(path, null, () => this.passengers(this.json.string(offset)))
+  private oldPassengers(node: JsonNode | undefined, path: string): UnsafeExport | null {
+    if (node?.type !== 'string') return this.strings(node, path, (text) => this.passengers(text))
+    const text = this.json.string(node.start, node.end)
+    return this.checked(path, null, () => this.passengers(text))
   }
 
-  private commands(offset: number | undefined, path: string, place: CommandPlace) {
-    return this.strings(offset, path, (command) => this.command.check(command, place))
+  private commands(node: JsonNode | undefined, path: string, place: CommandPlace) {
+    return this.strings(node, path, (command) => this.command.check(command, place))
   }
 
   /** `datapack.anim_keyframes` and `datapack.sound_keyframes`: animation → frame → commands. */
-  private datapack(offset: number | undefined, path: string): UnsafeExport | null {
-    if (offset === undefined) return null
-    const json = this.json
-    if (json.typeAt(offset) !== 'object') return this.shape(offset, path)
-    const members = json.members(offset)
-    for (const name of ['anim_keyframes', 'sound_keyframes']) {
-      const keyframes = members.get(name)
-      if (keyframes === undefined) continue
-      const verdict = this.keyframes(keyframes, memberPath(path, name))
+  private datapack(node: JsonNode | undefined, path: string): UnsafeExport | null {
+    if (node === undefined) return null
+    if (node.members === undefined) return shape(node.type, path)
+    for (const name of KEYFRAMES) {
+      const verdict = this.keyframes(node.members.get(name), memberPath(path, name))
       if (verdict !== null) return verdict
     }
     return null
   }
 
-  private keyframes(offset: number, path: string): UnsafeExport | null {
-    const json = this.json
-    if (json.typeAt(offset) !== 'object') return this.shape(offset, path)
-    for (const [animation, frames] of json.members(offset)) {
+  private keyframes(node: JsonNode | undefined, path: string): UnsafeExport | null {
+    if (node === undefined) return null
+    if (node.members === undefined) return shape(node.type, path)
+    for (const [animation, frames] of node.members) {
       const animationPath = memberPath(path, animation)
-      if (json.typeAt(frames) !== 'object') return this.shape(frames, animationPath)
-      for (const [frame, commands] of json.members(frames)) {
+      if (frames.members === undefined) return shape(frames.type, animationPath)
+      for (const [frame, commands] of frames.members) {
         const verdict = this.commands(commands, memberPath(animationPath, frame), 'frame')
         if (verdict !== null) return verdict
       }
@@ -107,19 +112,20 @@ class ExportCheck {
     return null
   }
 
-  /** Checks each string of the list at `offset` (absent: nothing to check). */
+  /** Checks each string of the array `node` (absent: nothing to check). */
   private strings(
-    offset: number | undefined,
+    node: JsonNode | undefined,
     path: string,
     check: (text: string) => void,
   ): UnsafeExport | null {
-    if (offset === undefined) return null
+    if (node === undefined) return null
+    const elements = node.elements
+    if (elements === undefined) return shape(node.type, path)
     const json = this.json
-    if (json.typeAt(offset) !== 'array') return this.shape(offset, path)
-    const elements = json.elements(offset)
     for (let index = 0; index < elements.length / 2; index++) {
       const start = elements[2 * index]!
-      if (json.typeAt(start) !== 'string') return this.shape(start, elementPath(path, index))
+      const type = json.typeAt(start)
+      if (type !== 'string') return shape(type, elementPath(path, index))
       const text = json.string(start, elements[2 * index + 1])
       const verdict = this.checked(path, index, () => check(text))
       if (verdict !== null) return verdict
@@ -137,8 +143,9 @@ class ExportCheck {
       return unsafeExport(index === null ? path : elementPath(path, index), error)
     }
   }
+}
 
-  private shape(offset: number, path: string): UnsafeExport {
-    return unsafeExport(path, new UnsafeContent('shape', this.json.typeAt(offset)))
-  }
+/** The refusal of a checked field of another JSON type than exports write. */
+function shape(type: JsonType, path: string): UnsafeExport {
+  return unsafeExport(path, new UnsafeContent('shape', type))
 }

@@ -14,6 +14,25 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
 
+/**
+ * What to read of a value beyond its type and extent: nothing (`null`), its members when it is
+ * an object (each read as the function says for its name), or its elements when it is an array.
+ */
+export type Reading = null | { members: (name: string) => Reading } | { elements: true }
+
+/** A value as read: where it is, and what `Reading` asked for. */
+export interface JsonNode {
+  type: JsonType
+  /** Its first byte. */
+  start: number
+  /** Just after its last byte. */
+  end: number
+  /** An object read by members: its members by name. */
+  members?: Map<string, JsonNode>
+  /** An array read by elements: each element's start and end, two numbers each. */
+  elements?: number[]
+}
+
 /** A JSON value's type, told by its first byte. */
 export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null'
 
@@ -36,6 +55,7 @@ export class JsonBytes {
     return this.skipSpace(0)
   }
 
+  /** The type of the value at `offset`. */
   typeAt(offset: number): JsonType {
     const byte = this.bytes[offset]
     if (byte === OPEN_OBJECT) return 'object'
@@ -48,34 +68,48 @@ export class JsonBytes {
   }
 
   /**
-   * The members of the object at `offset`: name to value offset. A repeated name keeps its
-   * first place and its last value, as `JSON.parse` and Gson keep it.
+   * The value at `offset`, read as `reading` asks: always its type and extent; for an object read
+   * by members, each member read as `reading.members(name)` asks (a repeated name keeps its
+   * first place and its last value, as `JSON.parse` and Gson keep it); for an array read by
+   * elements, where each element starts and ends. One pass over the bytes, whatever the depth.
    */
-  members(offset: number): Map<string, number> {
-    const found = new Map<string, number>()
+  read(offset: number, reading: Reading): JsonNode {
+    const type = this.typeAt(offset)
+    if (type === 'object' && reading !== null && 'members' in reading) {
+      return this.readMembers(offset, reading.members)
+    }
+    if (type === 'array' && reading !== null && 'elements' in reading) {
+      const elements: number[] = []
+      return { type, start: offset, end: this.scanElements(offset, elements), elements }
+    }
+    return { type, start: offset, end: this.valueEnd(offset) }
+  }
+
+  private readMembers(offset: number, readingOf: (name: string) => Reading): JsonNode {
+    const members = new Map<string, JsonNode>()
     let i = this.skipSpace(offset + 1)
-    if (this.bytes[i] === CLOSE_OBJECT) return found
+    if (this.bytes[i] === CLOSE_OBJECT)
+      return { type: 'object', start: offset, end: i + 1, members }
     for (;;) {
       const nameEnd = this.stringEnd(i)
       const name = this.decodeString(i, nameEnd)
-      const value = this.skipSpace(this.skipSpace(nameEnd) + 1)
-      found.set(name, value)
-      i = this.skipSpace(this.valueEnd(value))
-      if (this.bytes[i] !== COMMA) return found
+      const value = this.read(this.skipSpace(this.skipSpace(nameEnd) + 1), readingOf(name))
+      members.set(name, value)
+      i = this.skipSpace(value.end)
+      if (this.bytes[i] !== COMMA) return { type: 'object', start: offset, end: i + 1, members }
       i = this.skipSpace(i + 1)
     }
   }
 
-  /** The elements of the array at `offset`: their start and end offsets, two numbers each. */
-  elements(offset: number): number[] {
-    const found: number[] = []
+  /** Appends the elements of the array at `offset` to `found`; returns the offset after it. */
+  private scanElements(offset: number, found: number[]): number {
     let i = this.skipSpace(offset + 1)
-    if (this.bytes[i] === CLOSE_ARRAY) return found
+    if (this.bytes[i] === CLOSE_ARRAY) return i + 1
     for (;;) {
       const end = this.valueEnd(i)
       found.push(i, end)
       i = this.skipSpace(end)
-      if (this.bytes[i] !== COMMA) return found
+      if (this.bytes[i] !== COMMA) return i + 1
       i = this.skipSpace(i + 1)
     }
   }
