@@ -45,6 +45,11 @@ export class NotJsonError extends Error {
 export class JsonBytes {
   private readonly bytes: Uint8Array
   private readonly decoder = new TextDecoder()
+  /** Decoded text of the bytes `[windowStart, windowEnd)` (see `decodeWindow`). */
+  private windowText = ''
+  private windowStart = 0
+  private windowEnd = 0
+  private windowIsAscii = false
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes
@@ -116,7 +121,30 @@ export class JsonBytes {
 
   /** The string at `[start, end)` (`end` when known from `elements`), escapes decoded. */
   string(start: number, end = this.stringEnd(start)): string {
-    return this.decodeString(start, end)
+    if (start < this.windowStart || end > this.windowEnd) this.decodeWindow(start, end)
+    if (!this.windowIsAscii) return this.decodeString(start, end)
+    // ASCII: byte offsets are character offsets in the window's text.
+    const from = start - this.windowStart
+    const text = this.windowText.slice(from + 1, end - 1 - this.windowStart)
+    if (text.indexOf('\\') < 0) return text
+    return JSON.parse(this.windowText.slice(from, end - this.windowStart)) as string
+  }
+
+  /**
+   * Decodes the bytes from `start`, at least to `end` and up to `WINDOW_BYTES`: the strings of
+   * a frame follow one another, and one decoder call for many of them costs far less than one
+   * each. Only an all-ASCII window is read from; the bound keeps its text small.
+   */
+  private decodeWindow(start: number, end: number): void {
+    const bytes = this.bytes
+    const windowEnd = Math.min(bytes.length, Math.max(end, start + WINDOW_BYTES))
+    this.windowText = this.decoder.decode(bytes.subarray(start, windowEnd))
+    // Valid UTF-8 decodes to fewer characters than bytes unless all of it is ASCII, but for a
+    // lead byte cut at the window's end (one replacement character): hence the last byte's test.
+    this.windowIsAscii =
+      this.windowText.length === windowEnd - start && bytes[windowEnd - 1]! < 0x80
+    this.windowStart = start
+    this.windowEnd = windowEnd
   }
 
   private decodeString(start: number, end: number): string {
@@ -172,6 +200,9 @@ export class JsonBytes {
     return i
   }
 }
+
+/** Bytes decoded at once for the strings that follow one another (see `decodeWindow`). */
+const WINDOW_BYTES = 64 * 1024
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 const IS_SPACE = new Uint8Array(256)
