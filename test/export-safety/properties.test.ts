@@ -61,11 +61,16 @@ function displayArb(index: number): fc.Arbitrary<Display> {
 
 function frameCommandArb(displays: Display[]): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.nat(displays.length - 1), matrixArb, fc.nat(10), namespaceArb)
-    .map(([index, matrix, ticks, namespace]) => {
+    .tuple(fc.nat(displays.length - 1), matrixArb, fc.nat(10), namespaceArb, fc.boolean())
+    .map(([index, matrix, ticks, namespace, spaced]) => {
       const display = displays[index]!
       const selector = `@e[type=${namespace}${display.type},tag=${tag(index)},distance=..1,limit=1,sort=nearest]`
-      return `data merge entity ${selector} {transformation:${matrix},interpolation_duration:${ticks},start_interpolation:0}`
+      const compound = `{transformation:${matrix},interpolation_duration:${ticks},start_interpolation:0}`
+      // The compact form editors write, or one with spaces and a quoted key (the full grammar).
+      const written = spaced
+        ? compound.replaceAll(',', ', ').replace('{transformation:', '{"transformation": ')
+        : compound
+      return `data merge entity ${selector} ${written}`
     })
 }
 
