@@ -79,8 +79,13 @@ class ExportCheck {
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */
   private oldPassengers(node: JsonNode | undefined, path: string): UnsafeExport | null {
     if (node?.type !== 'string') return this.strings(node, path, (text) => this.passengers(text))
-    const text = this.json.string(node.start, node.end)
-    return this.checked(path, null, () => this.passengers(text))
+    try {
+      this.passengers(this.json.string(node.start, node.end))
+      return null
+    } catch (error) {
+      if (!(error instanceof UnsafeContent)) throw error
+      return unsafeExport(path, error)
+    }
   }
 
   private commands(node: JsonNode | undefined, path: string, place: CommandPlace) {
@@ -126,22 +131,14 @@ class ExportCheck {
       const start = elements[2 * index]!
       const type = json.typeAt(start)
       if (type !== 'string') return shape(type, elementPath(path, index))
-      const text = json.string(start, elements[2 * index + 1])
-      const verdict = this.checked(path, index, () => check(text))
-      if (verdict !== null) return verdict
+      try {
+        check(json.string(start, elements[2 * index + 1]))
+      } catch (error) {
+        if (!(error instanceof UnsafeContent)) throw error
+        return unsafeExport(elementPath(path, index), error)
+      }
     }
     return null
-  }
-
-  /** Runs `check` on the string at `path` (element `index` of it, when not null). */
-  private checked(path: string, index: number | null, check: () => void): UnsafeExport | null {
-    try {
-      check()
-      return null
-    } catch (error) {
-      if (!(error instanceof UnsafeContent)) throw error
-      return unsafeExport(index === null ? path : elementPath(path, index), error)
-    }
   }
 }
 

@@ -97,7 +97,7 @@ export class JsonBytes {
       return { type: 'object', start: offset, end: i + 1, members }
     for (;;) {
       const nameEnd = this.stringEnd(i)
-      const name = this.decodeString(i, nameEnd)
+      const name = this.string(i, nameEnd)
       const value = this.read(this.skipSpace(this.skipSpace(nameEnd) + 1), readingOf(name))
       members.set(name, value)
       i = this.skipSpace(value.end)
@@ -202,7 +202,7 @@ export class JsonBytes {
 }
 
 /** Bytes decoded at once for the strings that follow one another (see `decodeWindow`). */
-const WINDOW_BYTES = 64 * 1024
+const WINDOW_BYTES = 8 * 1024
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 const IS_SPACE = new Uint8Array(256)
