@@ -98,12 +98,26 @@ module.exports = {
       name: 'client-imports-only-the-contract',
       severity: 'error',
       comment:
-        'The published client (package export ./client) carries only itself and the contract ' +
-        '(never the version, which would bring package.json along).',
+        'The published client (package export ./client) carries only itself, the contract ' +
+        '(never the version, which would bring package.json along) and the display-model ' +
+        'vocabulary, which it re-exports.',
       from: { path: '^src/client/' },
       to: {
-        pathNot: ['^src/client/', '^src/contract/(wire|publication-id|routes)\\.ts$'],
+        pathNot: [
+          '^src/client/',
+          '^src/contract/(wire|publication-id|routes)\\.ts$',
+          '^src/export-safety/',
+        ],
       },
+    },
+    {
+      name: 'export-safety-is-pure',
+      severity: 'error',
+      comment:
+        'The display-model vocabulary is text in, verdict out, shared by the Worker and the ' +
+        'client: it imports nothing of src/ but itself, and nothing of the Workers runtime.',
+      from: { path: '^src/export-safety/' },
+      to: { path: ['^src/(?!export-safety/)', '^cloudflare:', '^node:'] },
     },
     {
       name: 'openapi-imports-only-the-contract',

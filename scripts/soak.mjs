@@ -249,9 +249,13 @@ async function readFresh(base, agent, id, document) {
 function largeExport() {
   const commands = Array.from(
     { length: 16_000 },
-    (_, i) => `"execute as @e[tag=${PLACEHOLDER}_${i % 300}] run data merge entity @s {n:${i}}"`,
+    (_, i) =>
+      `"data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${i % 300},limit=1] {view_range:${i}f}"`,
   )
-  return `{"content":{"commands":[${commands.join(',')}],"project_id":"soak-large"}}`
+  // One display carries every tag the commands target: a display model, which publishing accepts.
+  const tags = Array.from({ length: 300 }, (_, i) => `\\"${PLACEHOLDER}_${i}\\"`).join(',')
+  const passengers = `"{id:\\"minecraft:item_display\\",Tags:[${tags}]}"`
+  return `{"content":{"commands":[${commands.join(',')}],"passengers":[${passengers}],"project_id":"soak-large"}}`
 }
 
 /** Load goes on until the deadline, the request cap, or a service that stopped answering. */

@@ -93,6 +93,19 @@ export function publishGraceSeconds(env: Env): number {
   return Math.min(grace, exportTtlSeconds(env))
 }
 
+/** What publishing accepts: display models only (the default), or any `{"content": {...}}`. */
+export type ExportPolicy = 'display-models' | 'off'
+
+export const DEFAULT_EXPORT_POLICY: ExportPolicy = 'display-models'
+
+/** The `EXPORT_POLICY` setting; an unknown value fails every publish rather than checking less. */
+export function exportPolicy(env: Env): ExportPolicy {
+  const raw = env.EXPORT_POLICY
+  if (raw === undefined || raw === '') return DEFAULT_EXPORT_POLICY
+  if (raw === 'display-models' || raw === 'off') return raw
+  throw new Error(`EXPORT_POLICY must be "display-models" or "off", got "${raw}"`)
+}
+
 /** Parses a positive whole number from a var, or returns the default when it is unset. */
 export function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback

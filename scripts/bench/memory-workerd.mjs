@@ -9,8 +9,10 @@
  * process per case, as a peak only grows and a heap grown by one case would hide the next.
  *
  * - (a) one 25 MiB publish of `{"content":{"a":[{},{},...]}}` (8.7 million empty objects) and
- *   (b) one of a single 25 MiB string, against a Worker that reads the body and puts it into KV.
- *   Target: growth at most the baseline's plus the body's size.
+ *   (b) one of a single 25 MiB string, and (d) one of a 25 MiB display model (2,000 displays,
+ *   frames of `data merge` commands: all of it read by the display-model check), against a
+ *   Worker that reads the body and puts it into KV. Target: growth at most the baseline's plus
+ *   the body's size.
  * - (c) 40 concurrent GETs, from 40 addresses, with 100-character tags, of an export of 65,000
  *   placeholders (1,040,020 bytes stored, 6,500,020 served), against a Worker streaming the
  *   stored value untouched. Target: at most 120 MiB.
@@ -59,6 +61,7 @@ export async function workerdMemory({ root, buildDir, quick, log }) {
   for (const [name, body] of [
     ['emptyObjects', emptyObjectsDocument()],
     ['longString', longStringDocument()],
+    ['displayModel', displayModelDocument()],
   ]) {
     log(`memory in workerd: a 25 MiB publish (${name}) and a bare KV put`)
     cases[name] = {
@@ -98,6 +101,7 @@ export function memoryRows(r) {
   for (const [name, what] of [
     ['emptyObjects', 'publish of 25 MiB of empty objects (8.7 million)'],
     ['longString', 'publish of a single 25 MiB string'],
+    ['displayModel', 'publish of a 25 MiB display model (every command checked)'],
   ]) {
     const c = cases[name]
     const limit = c.baseline.growthBytes + c.bytes
@@ -404,6 +408,41 @@ function longStringDocument() {
   const shell = '{"content":{"a":""}}'
   const text = 'x'.repeat(BODY_BYTES - shell.length)
   return new TextEncoder().encode(`{"content":{"a":"${text}"}}`)
+}
+
+/**
+ * (d): a display model of exactly 25 MiB: 2,000 item displays in one passenger string, then
+ * frames of 100 `data merge` commands each (a tenth written with spaces, so that the full
+ * grammar runs too), padded with spaces. Publishing accepts it, having checked every string.
+ */
+function displayModelDocument() {
+  const displays = 2000
+  const tag = (i) => `[MODELSERVERTAG]_${i}`
+  const matrix = (i) =>
+    `[${Array.from({ length: 16 }, (_, k) => `${((i * 16 + k) % 997) / 1000}f`)}]`
+  const passengers = Array.from(
+    { length: displays },
+    (_, i) =>
+      `{id:"minecraft:item_display",item:{id:"minecraft:stone",Count:1},item_display:"none",transformation:${matrix(i)},Tags:["${tag(i)}"]}`,
+  ).join(',')
+  const command = (n) => {
+    const selector = `@e[type=item_display,tag=${tag(n % displays)},distance=..1,limit=1,sort=nearest]`
+    const compound = `{transformation:${matrix(n)},interpolation_duration:2,start_interpolation:0}`
+    return `data merge entity ${selector} ${n % 10 === 0 ? compound.replaceAll(',', ', ') : compound}`
+  }
+  const head = `{"content":{"passengers":[${JSON.stringify(passengers)}],"datapack":{"anim_keyframes":{"default":{`
+  const tail = '}}}}}'
+  const frames = []
+  let size = head.length + tail.length
+  for (let frame = 0, n = 0; ; frame++) {
+    const commands = Array.from({ length: 100 }, () => JSON.stringify(command(n++)))
+    const piece = `${frame === 0 ? '' : ','}"${frame}":[${commands.join(',')}]`
+    if (size + piece.length > BODY_BYTES) break
+    frames.push(piece)
+    size += piece.length
+  }
+  const doc = head + frames.join('') + tail
+  return new TextEncoder().encode(doc + ' '.repeat(BODY_BYTES - doc.length))
 }
 
 /** (c): `{"content":{"a":"` + the placeholder 65,000 times + `"}}`. */

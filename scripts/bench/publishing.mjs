@@ -1,4 +1,7 @@
-/** The publish section: publishes per second over HTTP against a KV put of the same bytes. */
+/**
+ * The publish section: publishes per second over HTTP against a KV put of the same bytes, and
+ * against the same service with `EXPORT_POLICY=off` (what the display-model check costs).
+ */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { interleave, median, pairedRatio } from './stats.mjs'
@@ -18,6 +21,12 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
       expect: 201,
     },
     'KV put baseline': { url: urls.baseline, path: '/kv-put', headers, expect: 201 },
+    'EXPORT_POLICY=off': {
+      url: urls['policy-off'],
+      path: EDITOR_EXPORTS_PATH,
+      headers: { ...headers, Authorization: `Bearer ${token}` },
+      expect: 201,
+    },
   }
   const load = (name, n) =>
     runLoad({
@@ -52,8 +61,15 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
       runs.publish.map((r) => r.rps),
       runs['KV put baseline'].map((r) => r.rps),
     ),
+    checkRatio: pairedRatio(
+      runs.publish.map((r) => r.rps),
+      runs['EXPORT_POLICY=off'].map((r) => r.rps),
+    ),
   }
 }
+
+/** Publishing with the display-model check may cost at most a fifth of its speed. */
+const CHECK_TARGET = 0.8
 
 /** The section's table row: publishes over HTTP beside a KV put of the body. */
 export function publishingRows(r) {
@@ -70,6 +86,19 @@ export function publishingRows(r) {
       r.publish.ratio,
       '',
       cleanRuns(p, 'publish', 'KV put baseline') ? '' : 'FAIL',
+    ),
+    row(
+      'publish',
+      `POST ${EDITOR_EXPORTS_PATH}, ${r.publish.fixture}: the display-model check / EXPORT_POLICY=off`,
+      pubs(p.publish),
+      `EXPORT_POLICY=off: ${pubs(p['EXPORT_POLICY=off'])}`,
+      r.publish.checkRatio,
+      `>= ${CHECK_TARGET.toFixed(2)}x`,
+      !cleanRuns(p, 'publish', 'EXPORT_POLICY=off')
+        ? 'FAIL'
+        : r.publish.checkRatio >= CHECK_TARGET
+          ? 'yes'
+          : 'no',
     ),
   ]
 }

@@ -138,6 +138,7 @@ try {
     await Promise.all(
       [
         'service',
+        'policy-off',
         'limited',
         'no-limiter',
         'before',
@@ -352,6 +353,11 @@ function miniflareOptions() {
         kvNamespaces: exports,
         durableObjects: ownObjects,
         bindings: { ...vars, ...HIGH_LIMITS, ...flush, PUBLISH_TOKEN },
+      }),
+      worker('policy-off', 'service/index.js', {
+        kvNamespaces: exports,
+        durableObjects: ownObjects,
+        bindings: { ...vars, ...HIGH_LIMITS, ...flush, PUBLISH_TOKEN, EXPORT_POLICY: 'off' },
       }),
       worker('limited', 'service/index.js', {
         kvNamespaces: exports,

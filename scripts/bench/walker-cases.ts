@@ -306,17 +306,25 @@ export function* syntheticChunks(kind: SyntheticKind, bytes: number): Generator<
 function command(kind: SyntheticKind, n: number): string {
   const entity = n % 500
   if (kind === 'dense') {
-    return `execute as @e[tag=${PLACEHOLDER}_${entity},limit=1] run data merge entity @s {Tags:["${PLACEHOLDER}_${entity}","${PLACEHOLDER}_root"]}`
+    return `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${entity},limit=1] {Tags:["${PLACEHOLDER}_${entity}","${PLACEHOLDER}_root"]}`
   }
   const tag = n % SPARSE_EVERY === 0 ? `${PLACEHOLDER}_${entity}` : `fixed_${entity}`
   const m = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((k) => pseudoFloat(n * 12 + k))
   return `data merge entity @e[type=item_display,tag=${tag},distance=..1,limit=1,sort=nearest] {transformation:[${m.join('f,')}f,0f,0f,0f,1f],interpolation_duration:2,start_interpolation:0}`
 }
 
+/**
+ * The end of a synthetic export: its one display carries every tag the commands target, so the
+ * export is a display model that publishing accepts (docs/export-safety.md).
+ */
 function syntheticTail(kind: SyntheticKind): string {
-  const tags = kind === 'dense' ? `Tags:["${PLACEHOLDER}_0","${PLACEHOLDER}_root"]` : 'Tags:["x"]'
-  const passengers = `[{id:"minecraft:item_display",item:{id:"minecraft:stone",Count:1},${tags}}]`
-  return `}}},"meta":{"animations":{"default":{"durationTicks":78,"name":"Default","stepTicks":2}},"schema":1,"sounds":{}},"passengers":${JSON.stringify(passengers)},"project_id":"11553","type":"full","version":"1.21.4"}}`
+  const targets = Array.from({ length: 500 }, (_, entity) =>
+    kind === 'dense' ? `"${PLACEHOLDER}_${entity}"` : `"fixed_${entity}"`,
+  )
+  targets.push(kind === 'dense' ? `"${PLACEHOLDER}_root"` : `"${PLACEHOLDER}_0"`)
+  const tags = `Tags:[${targets.join(',')}]`
+  const passengers = `{id:"minecraft:item_display",item:{id:"minecraft:stone",Count:1},${tags}}`
+  return `}}},"meta":{"animations":{"default":{"durationTicks":78,"name":"Default","stepTicks":2}},"schema":1,"sounds":{}},"passengers":[${JSON.stringify(passengers)}],"project_id":"11553","type":"full","version":"1.21.4"}}`
 }
 
 /** A float in (-1, 1) written as the fixtures write them, from a deterministic hash of `i`. */

@@ -1,6 +1,8 @@
 /**
  * The typed client of `GET /server-api`, for browsers, Node and Workers alike: it uses only
- * fetch, AbortSignal, setTimeout and TextDecoder. Consumers import `export-retrieval-service/client`, which
+ * fetch, AbortSignal, setTimeout and TextDecoder. It also carries the display-model check
+ * (`checkExportSafety`), so a caller can hold an export to the rules the service publishes by.
+ * Consumers import `export-retrieval-service/client`, which
  * is this TypeScript source; its relative imports end in `.js` so that it resolves under every
  * TypeScript module resolution (`bundler`, `node16`, `nodenext`).
  */
@@ -25,4 +27,11 @@ export {
   type HttpErrorDetails,
 } from './errors.js'
 export { MAX_ERROR_BODY_CHARS } from './error-body.js'
+export {
+  checkExportSafety,
+  UNSAFE_REASONS,
+  type ExportSafety,
+  type UnsafeExport,
+  type UnsafeReason,
+} from '../export-safety/index.js'
 export type { RateLimitState, RateLimitWindow } from './response-headers.js'

@@ -34,6 +34,8 @@ export interface PublishErrorFields {
   status: number
   /** Present when retrying later can succeed. */
   retryAfterSeconds?: number
+  /** On `unsafe_export`: where the export leaves the display-model vocabulary. */
+  path?: string
 }
 
 /** The binding's methods: `env.EXPORT_SERVICE.publish(document, options)`. */

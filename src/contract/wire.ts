@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   invalid_json: { status: 400 },
   invalid_export: { status: 400 },
   invalid_quick_command: { status: 400 },
+  unsafe_export: { status: 400 },
   unauthorized: { status: 401 },
   not_found: { status: 404 },
   method_not_allowed: { status: 405 },

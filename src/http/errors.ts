@@ -29,6 +29,12 @@ export type Failure =
   | { reason: 'invalid_json'; detail: string }
   | { reason: 'invalid_export'; detail: string }
   | { reason: 'invalid_quick_command'; detail: string }
+  /**
+   * Outside the display-model vocabulary (src/export-safety/): `rule` is the refusal's reason
+   * (`command`, `entity`, ...), what the log and metrics count; `detail` names `path` and what
+   * was found there.
+   */
+  | { reason: 'unsafe_export'; rule: string; path: string; detail: string }
   | { reason: 'id_space_full'; retryAfterSeconds: number }
   | { reason: 'allocator_failed'; cause: unknown }
   | { reason: 'internal'; cause: unknown }
@@ -117,6 +123,12 @@ export function toPublicError(failure: Failure): PublicError {
       return publicError('invalid_export', failure.detail)
     case 'invalid_quick_command':
       return publicError('invalid_quick_command', failure.detail)
+    case 'unsafe_export':
+      return publicError(
+        'unsafe_export',
+        `The export is not only a display model: ${failure.detail} Nothing was stored.`,
+        { details: { path: failure.path } },
+      )
     case 'id_space_full':
       return retryLater(
         'capacity',

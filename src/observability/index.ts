@@ -14,7 +14,7 @@ import { recordMetrics } from './metrics'
 import { notesOf, type RequestNotes } from './notes'
 import { outcomeOf } from './outcomes'
 
-export { describeCause, logIncident, logRequest, type RequestLine } from './log'
+export { logIncident, logRequest, type RequestLine } from './log'
 export { recordMetrics } from './metrics'
 export { note, notesOf, routeEvent } from './notes'
 export { outcomeOf, type LimiterVerdict } from './outcomes'
@@ -86,8 +86,15 @@ function withNotes(
   if (notes.refusingWindow !== undefined) line.window = notes.refusingWindow
   if (notes.exportBytes !== undefined) line.exportBytes = notes.exportBytes
   if (notes.tagLength !== undefined) line.tagLength = notes.tagLength
-  if (failure !== undefined && 'cause' in failure) line.cause = describeCause(failure.cause)
+  describeFailure(line, failure)
   return line
+}
+
+/** Adds what a log may say of `failure`: its cause, or the rule an unsafe export broke. */
+export function describeFailure(line: RequestLine, failure: Failure | undefined): void {
+  if (failure === undefined) return
+  if ('cause' in failure) line.cause = describeCause(failure.cause)
+  if (failure.reason === 'unsafe_export') line.unsafe = failure.rule
 }
 
 /**

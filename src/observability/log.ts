@@ -39,6 +39,11 @@ export interface RequestLine {
   client?: string
   /** Why it failed, for outcomes that have a cause (`storage_failed`, `internal`, ...). */
   cause?: CauseDescription
+  /**
+   * On `unsafe_export`: the rule the export broke (`command`, `entity`, `key`, ...; see
+   * docs/export-safety.md). Never the export's content.
+   */
+  unsafe?: string
 }
 
 /** An error as a log can hold it. */

@@ -20,6 +20,7 @@ export const METRIC_BLOBS: ReadonlyArray<readonly [string, (line: RequestLine) =
   ['colo', (line) => line.colo ?? ''],
   ['limiter', (line) => line.limiter ?? ''],
   ['method', (line) => line.method],
+  ['unsafe_rule', (line) => line.unsafe ?? ''],
 ]
 
 /** The doubles of a data point, in column order (`double1` first). */

@@ -224,6 +224,11 @@ export const SCHEMAS: Record<string, Schema> = {
         description: `Present when retrying later can succeed; equals \`${RETRY_AFTER_HEADER}\`.`,
       },
       limitBytes: { type: 'integer', minimum: 1, description: 'On `too_large`: the limit.' },
+      path: {
+        type: 'string',
+        description:
+          'On `unsafe_export`: where the export leaves the display-model vocabulary, as a JSON path (`content.datapack.anim_keyframes.open.7[2]`); docs/export-safety.md.',
+      },
     },
   },
   RateLimitedError: {

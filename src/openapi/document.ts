@@ -208,11 +208,10 @@ export const OPENAPI_DOCUMENT = {
             headers: headers(['Location', 'Cache-Control', ...ENCODED], LENGTH_OR_ENCODING),
             content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/PublishResult' } } },
           },
-          '400': editorError('The body is not JSON, not an export, or the prefix is unusable.', [
-            'invalid_json',
-            'invalid_export',
-            'invalid_quick_command',
-          ]),
+          '400': editorError(
+            'The body is not JSON, not an export, or the prefix is unusable; `unsafe_export`: the export holds something a server would run that is not part of a display model (docs/export-safety.md), named by `path`. Nothing is stored.',
+            ['invalid_json', 'invalid_export', 'invalid_quick_command', 'unsafe_export'],
+          ),
           ...EDITOR_AUTH_ERRORS,
           '413': editorError(`The body is larger than ${MAX_EXPORT_BYTES / MIB} MiB.`, [
             'too_large',

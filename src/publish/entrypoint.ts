@@ -40,6 +40,8 @@ export class PublishService extends WorkerEntrypoint<Env> implements PublishRpc 
       const fields: PublishErrorFields = { code: error.code, status: error.status }
       const retryAfterSeconds = error.details?.retryAfterSeconds
       if (typeof retryAfterSeconds === 'number') fields.retryAfterSeconds = retryAfterSeconds
+      const path = error.details?.path
+      if (typeof path === 'string') fields.path = path
       throw Object.assign(new Error(`${error.code}: ${error.message}`), fields)
     }
   }

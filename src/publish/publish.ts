@@ -1,6 +1,6 @@
 /**
  * Publishing, the one function behind the editor API, the RPC entrypoint and the command line:
- * validate, reserve an ID together with the start of its grace copy, store the rest of the copy,
+ * validate, hold against the export policy, reserve an ID together with the start of its grace copy, store the rest of the copy,
  * then store in KV through the storage module. A failed publish stores nothing and gives its ID
  * back, so no ID leaks.
  *
@@ -13,6 +13,7 @@ import { ServiceFailure } from '../http/errors'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
 import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids/allocator-client'
+import { enforceExportPolicy } from './export-policy'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
 import type { PublishOptions, PublishResult } from '../contract/publish-rpc'
@@ -24,6 +25,7 @@ export async function publish(
   options: PublishOptions = {},
 ): Promise<PublishResult> {
   const counted = validateExport(document)
+  enforceExportPolicy(env, document)
   const prefix = quickCommandPrefix(options.quickCommandPrefix)
   const ttlSeconds = exportTtlSeconds(env)
   const publishedAt = Date.now()

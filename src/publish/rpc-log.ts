@@ -6,7 +6,7 @@
 import type { Env } from '../config'
 import { toPublicError, type Failure } from '../http/errors'
 import {
-  describeCause,
+  describeFailure,
   logRequest,
   outcomeOf,
   recordMetrics,
@@ -32,7 +32,7 @@ export function logRpcPublish(
   }
   if ('id' in result) line.id = result.id
   line.exportBytes = exportBytes
-  if (failure !== undefined && 'cause' in failure) line.cause = describeCause(failure.cause)
+  describeFailure(line, failure)
   logRequest(line)
   recordMetrics(env.METRICS, line)
 }

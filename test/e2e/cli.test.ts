@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { E2E_PUBLISH_TOKEN, startLocalService, type LocalService } from './local-service'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/reading-41-displays.json', import.meta.url))
+const VECTORS = new URL('../vectors/export-safety/', import.meta.url)
 const run = promisify(execFile)
 
 let service: LocalService
@@ -56,6 +57,28 @@ describe('npm run publish', () => {
     expect(stdout).toMatch(/Expires: .*in (9|10) ?min/)
     expect(stdout).toContain(`Quick command: /bde spawn ${id}`)
     expect(stdout).toContain(`curl '${service.url}/server-api?id=${id}&tag=model'`)
+  })
+
+  it('refuses every refused test vector, naming its path, and publishes an allowed one', async () => {
+    const manifest = JSON.parse(readFileSync(new URL('manifest.json', VECTORS), 'utf8')) as {
+      file: string
+      verdict: string
+      path?: string
+    }[]
+    for (const vector of manifest.filter((entry) => entry.verdict === 'refused')) {
+      const file = fileURLToPath(new URL(vector.file, VECTORS))
+      const failed = publishCli(file, '--url', service.url, '--token', E2E_PUBLISH_TOKEN)
+      await expect(failed).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`HTTP 400 unsafe_export: The export is not only`),
+      })
+      await expect(failed).rejects.toMatchObject({
+        stderr: expect.stringContaining(vector.path!),
+      })
+    }
+    const allowed = fileURLToPath(new URL('allowed-text-display.json', VECTORS))
+    const { stdout } = await publishCli(allowed, '--url', service.url, '--token', E2E_PUBLISH_TOKEN)
+    expect(stdout).toMatch(/^Published allowed-text-display\.json as [1-9][0-9]{5}$/m)
   })
 
   it("exits non-zero with the service's reason when the token is wrong", async () => {

@@ -33,7 +33,7 @@ export function sharedTagAnimation(displays: number, frames: number): string {
   for (let f = 0; f < frames; f++) {
     const m = translation(0, (f % 20) / 10, 0).map((n) => `${n}f`)
     keyframes[String(f)] = [
-      `data merge entity @e[tag=a] {transformation:[${m.join(',')}],interpolation_duration:1}`,
+      `data merge entity @e[type=block_display,tag=a] {transformation:[${m.join(',')}],interpolation_duration:1}`,
     ]
   }
   return document({

@@ -113,7 +113,7 @@ describe('one log line and one data point per public request', () => {
     expect(observed.points).toEqual([
       {
         indexes: ['served'],
-        blobs: ['retrieve', 'served', '2xx', '', 'AMS', 'admitted', 'GET'],
+        blobs: ['retrieve', 'served', '2xx', '', 'AMS', 'admitted', 'GET', ''],
         doubles: [line.ms, length, DOC.length, TAG.length, 200],
       },
     ])
@@ -180,6 +180,7 @@ describe('one log line and one data point per public request', () => {
       'AMS',
       'refused',
       'GET',
+      '',
     ])
   })
 
@@ -308,6 +309,35 @@ describe('one log line and one data point per publish', () => {
       expect.objectContaining({ method: 'RPC', status: 400, outcome: 'invalid_export' }),
     ])
     expect(points.map((p) => columns(p).outcome)).toEqual(['published', 'invalid_export'])
+  })
+
+  it('refused as unsafe: the rule it broke, over HTTP and RPC, and none of the export', async () => {
+    const unsafe = '{"content":{"datapack":{"anim_keyframes":{"a":{"0":["op Secret_Name"]}}}}}'
+    const observed = await observe('/editor-api/exports', publishInit(unsafe))
+    expect(observed.response.status).toBe(400)
+    expect(requestLine(observed)).toMatchObject({
+      event: 'publish',
+      status: 400,
+      outcome: 'unsafe_export',
+      unsafe: 'command',
+    })
+    expect(onlyPoint(observed)).toMatchObject({
+      outcome: 'unsafe_export',
+      unsafe_rule: 'command',
+    })
+
+    const log = captureLog()
+    const { dataset, points } = recordingDataset()
+    const service = new PublishService(createExecutionContext(), { ...env, METRICS: dataset })
+    const entity =
+      '{"content":{"passengers":["{id:\\"minecraft:tnt\\",Tags:[\\"Secret_Name\\"]}"]}}'
+    await service.publish(entity).catch(() => {})
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ method: 'RPC', outcome: 'unsafe_export', unsafe: 'entity' }),
+    ])
+    expect(points.map((p) => columns(p).unsafe_rule)).toEqual(['entity'])
+    const logged = JSON.stringify([observed.lines, observed.points, log.lines(), points])
+    expect(logged).not.toContain('Secret_Name')
   })
 })
 

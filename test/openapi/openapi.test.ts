@@ -243,6 +243,10 @@ const FAILURES: {
     sample: { reason: 'invalid_quick_command', detail: '' },
     on: ['post /editor-api/exports'],
   },
+  unsafe_export: {
+    sample: { reason: 'unsafe_export', rule: 'command', path: 'content.commands[0]', detail: '' },
+    on: ['post /editor-api/exports'],
+  },
   id_space_full: {
     sample: { reason: 'id_space_full', retryAfterSeconds: 60 },
     on: ['post /editor-api/exports'],

@@ -13,16 +13,21 @@ export const PLACEHOLDER = '[MODELSERVERTAG]'
 
 /**
  * A synthetic export of at least `bytes` bytes: keyframe commands like the real ones, with a
- * placeholder in every `every`-th command.
+ * placeholder in every `every`-th command, and one display that carries every tag they target
+ * (a display model, which publishing accepts).
  */
 export function syntheticExport(bytes: number, every = 1): string {
+  const tags: string[] = []
+  for (let entity = 0; entity < 500; entity++)
+    tags.push(`"${PLACEHOLDER}_${entity}"`, `"fixed_${entity}"`)
+  const passengers = JSON.stringify(`{id:"minecraft:item_display",Tags:[${tags.join(',')}]}`)
   const commands: string[] = []
-  let size = 0
+  let size = passengers.length
   for (let i = 0; size < bytes; i++) {
     const tag = i % every === 0 ? `${PLACEHOLDER}_${i % 500}` : `fixed_${i % 500}`
     const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
     commands.push(JSON.stringify(command))
     size += command.length + 3
   }
-  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${commands.join(',')}]}}},"project_id":"synthetic"}}`
+  return `{"content":{"datapack":{"anim_keyframes":{"default":{"0":[${commands.join(',')}]}}},"passengers":[${passengers}],"project_id":"synthetic"}}`
 }

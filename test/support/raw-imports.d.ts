@@ -3,3 +3,11 @@ declare module '*?raw' {
   const text: string
   export default text
 }
+
+// Vite's `import.meta.glob` (used for test/vectors/): every file a pattern matches, at build time.
+interface ImportMeta {
+  glob<T>(
+    pattern: string,
+    options: { query: '?raw'; import: 'default'; eager: true },
+  ): Record<string, T>
+}

@@ -1,0 +1,271 @@
+/**
+ * The commands that animate a model, one per string:
+ * - `data merge entity <selector> <compound>`: the selector an `@e[...]` with a `type=` of a
+ *   part's type and `tag=`s the model's own parts carry (`distance`, `limit`, `sort` may stand
+ *   beside them), the compound that type's keys;
+ * - `playsound <sound> <source> <@a or @a[...]> <x> <y> <z> [volume [pitch [minVolume]]]`;
+ * - in a hitbox only: `summon minecraft:interaction <x> <y> <z> [<compound>]`.
+ * Arguments are separated by one space. Anything else is outside the vocabulary.
+ */
+import { checkPartData } from './entities.js'
+import { UnsafeContent } from './refusal.js'
+import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
+import {
+  HITBOX_TYPE,
+  MAX_COMMAND_CHARS,
+  PART_KEYS,
+  SELECTOR_EXTRA_ARGUMENTS,
+  SELECTOR_SORTS,
+  SOUND_SOURCES,
+  partTypeOf,
+  type PartType,
+} from './vocabulary.js'
+
+/** Where a command sits: a frame (animation or sound keyframe, `commands`) or a hitbox. */
+export type CommandPlace = 'frame' | 'hitbox'
+
+const DATA_MERGE_ENTITY = 'data merge entity '
+
+/**
+ * For each part type, its compound as editors write it: ` {key:value,...}` with that type's keys,
+ * each value a word or a list of words, no spaces, no strings.
+ */
+const PLAIN_COMPOUND = Object.fromEntries(
+  Object.entries(PART_KEYS).map(([type, keys]) => {
+    const word = '[0-9A-Za-z_\\-.+]+'
+    const member = `(?:${[...keys].join('|')}):(?:${word}|\\[${word}(?:,${word})*\\])`
+    return [type, new RegExp(`\\{${member}(?:,${member})*\\}`, 'y')]
+  }),
+) as Record<PartType, RegExp>
+
+const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/
+const COORDINATE = /^(?:[~^](?:-?(?:\d+(?:\.\d*)?|\.\d+))?|-?(?:\d+(?:\.\d*)?|\.\d+))$/
+const SOUND_ID = /^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+$/
+const DISTANCE = /^(?:\d+(?:\.\d*)?|\.\d+)?(?:\.\.)?(?:\d+(?:\.\d*)?|\.\d+)?$/
+const LIMIT = /^\d+$/
+const PLAYERS = /^@a(?:\[[^\]]*\])?$/
+
+/**
+ * Throws `UnsafeContent` unless `text` holds no control character (U+0000-U+001F,
+ * U+007F-U+009F): a line break would start a second command.
+ */
+export function checkOneLine(text: string): void {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
+      throw new UnsafeContent('control', `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`)
+    }
+  }
+}
+
+/**
+ * The commands of one export. `ownTags` are the tags the model's parts carry, and a hitbox's
+ * summon adds its own; a selector's verdict is kept, since every frame targets the same parts.
+ */
+export class CommandCheck {
+  private readonly ownTags: Set<string>
+  private readonly selectorTypes = new Map<string, PartType>()
+
+  constructor(ownTags: Set<string>) {
+    this.ownTags = ownTags
+  }
+
+  /** Throws `UnsafeContent` unless `command` is in the vocabulary of `place`. */
+  check(command: string, place: CommandPlace): void {
+    if (command.length > MAX_COMMAND_CHARS) {
+      checkOneLine(command)
+      throw new UnsafeContent('length', String(command.length))
+    }
+    // The plain form holds no control character: its selector is the model's own, its compound
+    // words and brackets.
+    if (place === 'frame' && this.isPlainDataMerge(command)) return
+    checkOneLine(command)
+    const words = new Words(command)
+    const word = words.next()
+    if (place === 'hitbox') {
+      if (word !== 'summon') throw new UnsafeContent('command', word)
+      checkHitboxSummon(words, this.ownTags)
+    } else if (word === 'data') {
+      this.dataMerge(words)
+    } else if (word === 'playsound') {
+      checkPlaysound(words)
+    } else {
+      throw new UnsafeContent('command', word)
+    }
+  }
+
+  /**
+   * Whether `command` is a `data merge` in the compact form editors write (a compound of words
+   * and lists of words, no spaces, no strings) that the vocabulary allows: one native match
+   * instead of a character at a time, for the bulk of every export. Never refuses: anything
+   * else, allowed or not, goes through the full grammar, which alone names what it found.
+   */
+  private isPlainDataMerge(command: string): boolean {
+    if (!command.startsWith(DATA_MERGE_ENTITY)) return false
+    const selectorEnd = command.indexOf(' ', DATA_MERGE_ENTITY.length)
+    if (selectorEnd < 0) return false
+    const type = this.ownPartType(command.slice(DATA_MERGE_ENTITY.length, selectorEnd))
+    if (type === null) return false
+    const compound = PLAIN_COMPOUND[type]
+    compound.lastIndex = selectorEnd + 1
+    return compound.test(command) && compound.lastIndex === command.length
+  }
+
+  /** The part type a `data merge` selector targets, or null when it is not the model's own. */
+  private ownPartType(selector: string): PartType | null {
+    const known = this.selectorTypes.get(selector)
+    if (known !== undefined) return known
+    try {
+      const type = checkOwnPartSelector(selector, this.ownTags)
+      this.selectorTypes.set(selector, type)
+      return type
+    } catch (error) {
+      if (error instanceof UnsafeContent) return null
+      throw error
+    }
+  }
+
+  /** `data merge entity <selector> <compound>`, after `data`. */
+  private dataMerge(words: Words): void {
+    const action = words.next()
+    if (action !== 'merge') throw new UnsafeContent('command', `data ${action}`)
+    const target = words.next()
+    if (target !== 'entity') throw new UnsafeContent('command', `data merge ${target}`)
+    const selector = words.next()
+    let type = this.selectorTypes.get(selector)
+    if (type === undefined) {
+      type = checkOwnPartSelector(selector, this.ownTags)
+      this.selectorTypes.set(selector, type)
+    }
+    checkPartData(type, words.compoundToEnd(), null)
+  }
+}
+
+/** `playsound <sound> <source> <targets> <x> <y> <z> [volume [pitch [minVolume]]]`, after `playsound`. */
+function checkPlaysound(words: Words): void {
+  words.expect(SOUND_ID)
+  const source = words.next()
+  if (!SOUND_SOURCES.has(source)) throw new UnsafeContent('syntax', source)
+  const targets = words.next()
+  if (!PLAYERS.test(targets)) throw new UnsafeContent('selector', targets)
+  for (let axis = 0; axis < 3; axis++) words.expect(COORDINATE)
+  for (let optional = 0; optional < 3 && !words.atEnd(); optional++) words.expect(NUMBER)
+  words.end()
+}
+
+/** `summon minecraft:interaction <x> <y> <z> [<compound>]`, after `summon`. */
+function checkHitboxSummon(words: Words, ownTags: Set<string>): void {
+  const id = words.next()
+  if (partTypeOf(id) !== HITBOX_TYPE) throw new UnsafeContent('entity', id)
+  for (let axis = 0; axis < 3; axis++) words.expect(COORDINATE)
+  if (!words.atEnd()) checkPartData(HITBOX_TYPE, words.compoundToEnd(), ownTags)
+}
+
+/**
+ * Checks a `data merge` target: `@e[...]` with one `type=` of a part's type and one or more
+ * `tag=`s that the model's own parts carry. Returns the type. A tag holds the placeholder in the
+ * published form (`tag=[MODELSERVERTAG]_7`), so brackets nest inside the selector's.
+ */
+function checkOwnPartSelector(selector: string, ownTags: ReadonlySet<string>): PartType {
+  if (!selector.startsWith('@e[') || !selector.endsWith(']')) {
+    throw new UnsafeContent('selector', selector)
+  }
+  let type: PartType | null = null
+  let tagged = false
+  for (const argument of selectorArguments(selector)) {
+    const equals = argument.indexOf('=')
+    const name = equals < 0 ? argument : argument.slice(0, equals)
+    const value = equals < 0 ? '' : argument.slice(equals + 1)
+    if (name === 'type') {
+      const named = partTypeOf(value)
+      if (named === null || type !== null) throw new UnsafeContent('selector', argument)
+      type = named
+    } else if (name === 'tag') {
+      if (!ownTags.has(value)) throw new UnsafeContent('selector', argument)
+      tagged = true
+    } else if (!SELECTOR_EXTRA_ARGUMENTS.has(name) || !validExtra(name, value)) {
+      throw new UnsafeContent('selector', argument)
+    }
+  }
+  if (type === null || !tagged) throw new UnsafeContent('selector', selector)
+  return type
+}
+
+function validExtra(name: string, value: string): boolean {
+  if (name === 'distance') return value !== '' && DISTANCE.test(value)
+  if (name === 'limit') return LIMIT.test(value)
+  return SELECTOR_SORTS.has(value)
+}
+
+/**
+ * The arguments of `@e[...]`, split at the commas outside nested brackets. Throws unless the
+ * brackets balance and close at the selector's end.
+ */
+function selectorArguments(selector: string): string[] {
+  const found: string[] = []
+  let depth = 0
+  let start = 3
+  for (let i = 3; i < selector.length; i++) {
+    const char = selector[i]
+    if (char === '[') depth++
+    else if (char === ']') {
+      if (depth === 0) {
+        if (i !== selector.length - 1) throw new UnsafeContent('selector', selector)
+        if (i > start || found.length > 0) found.push(selector.slice(start, i))
+        return found
+      }
+      depth--
+    } else if (char === ',' && depth === 0) {
+      found.push(selector.slice(start, i))
+      start = i + 1
+    }
+  }
+  throw new UnsafeContent('selector', selector)
+}
+
+/** The space-separated words of a command, read one at a time. */
+class Words {
+  private position = 0
+  private readonly text: string
+
+  constructor(text: string) {
+    this.text = text
+  }
+
+  /** Whether the last word ended the text (a trailing space leaves one empty word to read). */
+  atEnd(): boolean {
+    return this.position > this.text.length
+  }
+
+  /** The next word (possibly empty), and the one space after it. */
+  next(): string {
+    const text = this.text
+    if (this.position > text.length) unexpectedAt(text, text.length)
+    const space = text.indexOf(' ', this.position)
+    const end = space < 0 ? text.length : space
+    const word = text.slice(this.position, end)
+    this.position = end + 1
+    return word
+  }
+
+  /** The next word, which must match `pattern`. */
+  expect(pattern: RegExp): string {
+    const word = this.next()
+    if (!pattern.test(word)) throw new UnsafeContent('syntax', word)
+    return word
+  }
+
+  /** Throws unless the command ended. */
+  end(): void {
+    if (!this.atEnd()) throw new UnsafeContent('syntax', this.next())
+  }
+
+  /** An SNBT compound that runs to the end of the command. */
+  compoundToEnd(): SnbtValue & { kind: 'compound' } {
+    const text = this.text
+    if (text[this.position] !== '{') unexpectedAt(text, this.position)
+    const { value, end } = parseSnbtValue(text, this.position)
+    if (end !== text.length) unexpectedAt(text, end)
+    return value as SnbtValue & { kind: 'compound' }
+  }
+}

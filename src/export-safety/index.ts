@@ -1,0 +1,40 @@
+/**
+ * The display-model vocabulary: what an export may ask a server to run. An export is a display
+ * model (display entities, the commands that move them, the sounds they play), and anything a
+ * server would run that is not part of one is refused (docs/export-safety.md). Pure: bytes or
+ * text in, a verdict out; the publish path, the TypeScript client and the tests all use it.
+ * Relative imports end in `.js`, as the client's do, since the client re-exports this room.
+ */
+import { findUnsafeExport } from './check.js'
+import type { UnsafeExport } from './refusal.js'
+
+export { findUnsafeExport } from './check.js'
+export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
+
+/** The verdict of `checkExportSafety`. */
+export type ExportSafety = { safe: true } | ({ safe: false } & UnsafeExport)
+
+/**
+ * Checks an export against the display-model vocabulary, as published (with placeholders) or as
+ * fetched (tags substituted): its JSON text or UTF-8 bytes, or an object already parsed. Throws
+ * `SyntaxError` when text or bytes are not JSON. Given text or bytes, it reads a member repeated
+ * in one object as `JSON.parse` does (the last one); an object has no repeated members left.
+ */
+export function checkExportSafety(json: string | Uint8Array | ArrayBuffer | object): ExportSafety {
+  const bytes = toValidatedBytes(json)
+  const unsafe = findUnsafeExport(bytes)
+  return unsafe === null ? { safe: true } : { safe: false, ...unsafe }
+}
+
+function toValidatedBytes(json: string | Uint8Array | ArrayBuffer | object): Uint8Array {
+  if (typeof json === 'string') {
+    JSON.parse(json)
+    return new TextEncoder().encode(json)
+  }
+  if (json instanceof ArrayBuffer || json instanceof Uint8Array) {
+    const bytes = json instanceof Uint8Array ? json : new Uint8Array(json)
+    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes))
+    return bytes
+  }
+  return new TextEncoder().encode(JSON.stringify(json))
+}

@@ -1,0 +1,214 @@
+/**
+ * Reading a JSON document's bytes without parsing it into objects: the members of one object,
+ * the elements of one array, one string decoded. A checked field is read string by string, and
+ * everything else is skipped, so memory stays the document plus one string, however large the
+ * export. The document must already be valid JSON (the publish validator or `JSON.parse` said
+ * so); on other bytes the results are unspecified but every call ends.
+ */
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const COMMA = 0x2c
+
+/**
+ * What to read of a value beyond its type and extent: nothing (`null`), its members when it is
+ * an object (each read as the function says for its name), or its elements when it is an array.
+ */
+export type Reading = null | { members: (name: string) => Reading } | { elements: true }
+
+/** A value as read: where it is, and what `Reading` asked for. */
+export interface JsonNode {
+  type: JsonType
+  /** Its first byte. */
+  start: number
+  /** Just after its last byte. */
+  end: number
+  /** An object read by members: its members by name. */
+  members?: Map<string, JsonNode>
+  /** An array read by elements: each element's start and end, two numbers each. */
+  elements?: number[]
+}
+
+/** A JSON value's type, told by its first byte. */
+export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null'
+
+/** Thrown on bytes that are not JSON (only reachable when the caller skipped validation). */
+export class NotJsonError extends Error {
+  override name = 'NotJsonError'
+}
+
+/** A valid JSON document's bytes, read where asked. Offsets point at a value's first byte. */
+export class JsonBytes {
+  private readonly bytes: Uint8Array
+  private readonly decoder = new TextDecoder()
+  /** Decoded text of the bytes `[windowStart, windowEnd)` (see `decodeWindow`). */
+  private windowText = ''
+  private windowStart = 0
+  private windowEnd = 0
+  private windowIsAscii = false
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes
+  }
+
+  /** The offset of the root value. */
+  root(): number {
+    return this.skipSpace(0)
+  }
+
+  /** The type of the value at `offset`. */
+  typeAt(offset: number): JsonType {
+    const byte = this.bytes[offset]
+    if (byte === OPEN_OBJECT) return 'object'
+    if (byte === OPEN_ARRAY) return 'array'
+    if (byte === QUOTE) return 'string'
+    if (byte === 0x74 || byte === 0x66) return 'boolean'
+    if (byte === 0x6e) return 'null'
+    if (byte === 0x2d || (byte !== undefined && byte >= 0x30 && byte <= 0x39)) return 'number'
+    throw new NotJsonError(`no JSON value at byte ${offset}`)
+  }
+
+  /**
+   * The value at `offset`, read as `reading` asks: always its type and extent; for an object read
+   * by members, each member read as `reading.members(name)` asks (a repeated name keeps its
+   * first place and its last value, as `JSON.parse` and Gson keep it); for an array read by
+   * elements, where each element starts and ends. One pass over the bytes, whatever the depth.
+   */
+  read(offset: number, reading: Reading): JsonNode {
+    const type = this.typeAt(offset)
+    if (type === 'object' && reading !== null && 'members' in reading) {
+      return this.readMembers(offset, reading.members)
+    }
+    if (type === 'array' && reading !== null && 'elements' in reading) {
+      const elements: number[] = []
+      return { type, start: offset, end: this.scanElements(offset, elements), elements }
+    }
+    return { type, start: offset, end: this.valueEnd(offset) }
+  }
+
+  private readMembers(offset: number, readingOf: (name: string) => Reading): JsonNode {
+    const members = new Map<string, JsonNode>()
+    let i = this.skipSpace(offset + 1)
+    if (this.bytes[i] === CLOSE_OBJECT)
+      return { type: 'object', start: offset, end: i + 1, members }
+    for (;;) {
+      const nameEnd = this.stringEnd(i)
+      const name = this.string(i, nameEnd)
+      const value = this.read(this.skipSpace(this.skipSpace(nameEnd) + 1), readingOf(name))
+      members.set(name, value)
+      i = this.skipSpace(value.end)
+      if (this.bytes[i] !== COMMA) return { type: 'object', start: offset, end: i + 1, members }
+      i = this.skipSpace(i + 1)
+    }
+  }
+
+  /** Appends the elements of the array at `offset` to `found`; returns the offset after it. */
+  private scanElements(offset: number, found: number[]): number {
+    let i = this.skipSpace(offset + 1)
+    if (this.bytes[i] === CLOSE_ARRAY) return i + 1
+    for (;;) {
+      const end = this.valueEnd(i)
+      found.push(i, end)
+      i = this.skipSpace(end)
+      if (this.bytes[i] !== COMMA) return i + 1
+      i = this.skipSpace(i + 1)
+    }
+  }
+
+  /** The string at `[start, end)` (`end` when known from `elements`), escapes decoded. */
+  string(start: number, end = this.stringEnd(start)): string {
+    if (start < this.windowStart || end > this.windowEnd) this.decodeWindow(start, end)
+    if (!this.windowIsAscii) return this.decodeString(start, end)
+    // ASCII: byte offsets are character offsets in the window's text.
+    const from = start - this.windowStart
+    const text = this.windowText.slice(from + 1, end - 1 - this.windowStart)
+    if (text.indexOf('\\') < 0) return text
+    return JSON.parse(this.windowText.slice(from, end - this.windowStart)) as string
+  }
+
+  /**
+   * Decodes the bytes from `start`, at least to `end` and up to `WINDOW_BYTES`: the strings of
+   * a frame follow one another, and one decoder call for many of them costs far less than one
+   * each. Only an all-ASCII window is read from; the bound keeps its text small.
+   */
+  private decodeWindow(start: number, end: number): void {
+    const bytes = this.bytes
+    const windowEnd = Math.min(bytes.length, Math.max(end, start + WINDOW_BYTES))
+    this.windowText = this.decoder.decode(bytes.subarray(start, windowEnd))
+    // Valid UTF-8 decodes to fewer characters than bytes unless all of it is ASCII, but for a
+    // lead byte cut at the window's end (one replacement character): hence the last byte's test.
+    this.windowIsAscii =
+      this.windowText.length === windowEnd - start && bytes[windowEnd - 1]! < 0x80
+    this.windowStart = start
+    this.windowEnd = windowEnd
+  }
+
+  private decodeString(start: number, end: number): string {
+    const inner = this.bytes.subarray(start + 1, end - 1)
+    if (inner.indexOf(BACKSLASH) < 0) return this.decoder.decode(inner)
+    return JSON.parse(this.decoder.decode(this.bytes.subarray(start, end))) as string
+  }
+
+  /** The offset just after the value at `offset`. */
+  private valueEnd(offset: number): number {
+    const bytes = this.bytes
+    const first = bytes[offset]
+    if (first === QUOTE) return this.stringEnd(offset)
+    if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+      let depth = 1
+      let i = offset + 1
+      while (depth > 0) {
+        if (i >= bytes.length) throw new NotJsonError('the document ends inside a value')
+        const byte = bytes[i]!
+        if (byte === QUOTE) {
+          i = this.stringEnd(i)
+          continue
+        }
+        if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) depth++
+        else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) depth--
+        i++
+      }
+      return i
+    }
+    let i = offset + 1
+    while (i < bytes.length && !ENDS_SCALAR[bytes[i]!]) i++
+    return i
+  }
+
+  /** The offset just after the string whose opening quote is at `offset`. */
+  private stringEnd(offset: number): number {
+    const bytes = this.bytes
+    if (bytes[offset] !== QUOTE) throw new NotJsonError(`no string at byte ${offset}`)
+    let from = offset + 1
+    for (;;) {
+      const quote = bytes.indexOf(QUOTE, from)
+      if (quote < 0) throw new NotJsonError('the document ends inside a string')
+      let backslashes = 0
+      while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++
+      if (backslashes % 2 === 0) return quote + 1
+      from = quote + 1
+    }
+  }
+
+  private skipSpace(offset: number): number {
+    let i = offset
+    while (IS_SPACE[this.bytes[i]!] === 1) i++
+    return i
+  }
+}
+
+/** Bytes decoded at once for the strings that follow one another (see `decodeWindow`). */
+const WINDOW_BYTES = 8 * 1024
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+const IS_SPACE = new Uint8Array(256)
+IS_SPACE[0x20] = IS_SPACE[0x09] = IS_SPACE[0x0a] = IS_SPACE[0x0d] = 1
+
+/** Bytes that end a number or literal. */
+const ENDS_SCALAR = new Uint8Array(256)
+ENDS_SCALAR[COMMA] = ENDS_SCALAR[CLOSE_OBJECT] = ENDS_SCALAR[CLOSE_ARRAY] = 1
+ENDS_SCALAR[0x20] = ENDS_SCALAR[0x09] = ENDS_SCALAR[0x0a] = ENDS_SCALAR[0x0d] = 1

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { checkExportSafety } from '../../src/client'
+import { FIXTURES, PLACEHOLDER } from '../support/fixtures'
+import { ALLOWED_VECTORS, REFUSED_VECTORS, VECTORS } from '../support/export-safety-vectors'
+
+/** The same export as a plugin fetched it with `tag=bde`. */
+const fetched = (text: string) => text.replaceAll(PLACEHOLDER, 'bde')
+
+describe('the display-model vocabulary on the test vectors', () => {
+  it('has every file of the manifest, refused ones with a path and what they name', () => {
+    expect(ALLOWED_VECTORS.length).toBeGreaterThanOrEqual(10)
+    expect(REFUSED_VECTORS.length).toBeGreaterThanOrEqual(40)
+    for (const vector of REFUSED_VECTORS) {
+      expect(vector.path, vector.file).toMatch(/^content[.[]/)
+      expect(vector.found, vector.file).toBeTypeOf('string')
+    }
+    expect(new Set(VECTORS.map((vector) => vector.file)).size).toBe(VECTORS.length)
+  })
+
+  it.each(Object.entries(FIXTURES))(
+    'accepts the real export %s, published and fetched',
+    (_, text) => {
+      expect(checkExportSafety(text)).toEqual({ safe: true })
+      expect(checkExportSafety(fetched(text))).toEqual({ safe: true })
+    },
+  )
+
+  it.each(ALLOWED_VECTORS.map((vector) => [vector.file, vector] as const))(
+    'accepts %s, published and fetched',
+    (_, vector) => {
+      expect(checkExportSafety(vector.text)).toEqual({ safe: true })
+      expect(checkExportSafety(fetched(vector.text))).toEqual({ safe: true })
+    },
+  )
+
+  it.each(REFUSED_VECTORS.map((vector) => [vector.file, vector] as const))(
+    'refuses %s, naming its path and what it found, published and fetched',
+    (_, vector) => {
+      const verdict = checkExportSafety(vector.text)
+      expect(verdict).toMatchObject({ safe: false, path: vector.path, found: vector.found })
+      if (verdict.safe) return
+      expect(verdict.message).toContain(vector.path)
+      expect(verdict.message).toContain(vector.found)
+      // The verdict never depends on the placeholder's spelling (a length counts its characters).
+      expect(checkExportSafety(fetched(vector.text))).toMatchObject({
+        safe: false,
+        reason: verdict.reason,
+        path: vector.path,
+        ...(verdict.reason === 'length' ? {} : { found: fetched(vector.found!) }),
+      })
+    },
+  )
+
+  it('reads bytes and parsed objects as it reads text', () => {
+    for (const vector of VECTORS) {
+      const verdict = checkExportSafety(vector.text)
+      expect(checkExportSafety(new TextEncoder().encode(vector.text))).toEqual(verdict)
+      // An object has lost repeated members and escapes: only the values are left to check.
+      const object: unknown = JSON.parse(vector.text)
+      expect(checkExportSafety(object as object).safe, vector.file).toBe(verdict.safe)
+    }
+  })
+
+  it('throws on text that is not JSON, as JSON.parse does', () => {
+    expect(() => checkExportSafety('{"content":')).toThrow(SyntaxError)
+  })
+})
