@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { allocation } from './allocation.mjs'
 import { graceCopyBench, graceCopyWorkers } from './grace-copy.mjs'
+import { latencyModel, latencyWorkers } from './latency.mjs'
 import { limiterCost } from './limiter.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { workerdMemory } from './memory-workerd.mjs'
@@ -41,6 +42,13 @@ const runs = (section) => ONLY === null || ONLY.includes(section)
 if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
 /** `--entry FILE`: bench a candidate Worker entry (bundled with esbuild) instead of the tree's. */
 const ENTRY = args.includes('--entry') ? args[args.indexOf('--entry') + 1] : null
+/** `--limiter-delay-ms N`, `--kv-delay-ms N`: the latency model's waits (latency-worker.ts). */
+const numberArg = (name, fallback) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback
+const DELAYS = {
+  limiterMs: numberArg('--limiter-delay-ms', 5),
+  kvMs: numberArg('--kv-delay-ms', 10),
+}
 
 const SYNTHETIC_BYTES = 20_000_000
 const PUBLISH_TOKEN = 'bench-token'
@@ -68,7 +76,13 @@ const CONFIG = {
     streamedBytes: 4_000_000,
     flushSeconds: BENCH_FLUSH_SECONDS,
   },
-  limiter: { calls: QUICK ? 100 : 400, rounds: QUICK ? 2 : 5, sustainedSeconds: QUICK ? 20 : 60 },
+  limiter: {
+    calls: QUICK ? 100 : 400,
+    rounds: QUICK ? 2 : 5,
+    sustainedSeconds: QUICK ? 20 : 60,
+    latencyRequests: QUICK ? 30 : 150,
+    delays: DELAYS,
+  },
   publish: {
     fixture: 'animated-80-displays',
     amount: QUICK ? 20 : 100,
@@ -124,7 +138,7 @@ if (runs('memory')) {
       )
     }
   }
-  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, quick: QUICK, log })
+  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, log })
 }
 
 /** workerd's processes, whose CPU time each load run records. */
@@ -140,13 +154,14 @@ try {
         'service',
         'limited',
         'no-limiter',
-        'before',
         'no-storage',
         'baseline',
         'walker',
         'probe',
         'probe-2',
         'writes',
+        'latency',
+        'latency-no-limiter',
       ].map(async (name) => [name, await url(name)]),
     ),
   )
@@ -169,6 +184,14 @@ try {
   if (runs('limiter')) {
     log('limiter')
     results.limiter = await limiterCost(urls.probe, CONFIG.limiter)
+    log(`latency model: limiter +${DELAYS.limiterMs} ms, KV +${DELAYS.kvMs} ms`)
+    results.latency = await latencyModel({
+      urls,
+      fixtures: FIXTURES,
+      token: PUBLISH_TOKEN,
+      delays: DELAYS,
+      requests: CONFIG.limiter.latencyRequests,
+    })
     results.writes = await sustainedWrites(urls.writes, {
       seconds: CONFIG.limiter.sustainedSeconds,
       flushSeconds: 9,
@@ -263,8 +286,8 @@ async function buildBundles() {
     'no-limiter-worker',
     'memory-limiter-worker',
     'probe-worker',
-    'write-through-worker',
     'write-count-worker',
+    'latency-worker',
   ]) {
     await build({
       ...WORKER_BUILD_OPTIONS,
@@ -365,14 +388,6 @@ function miniflareOptions() {
         },
         bindings: vars,
       }),
-      worker('before', 'write-through-worker.js', {
-        kvNamespaces: exports,
-        durableObjects: {
-          RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
-          ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
-        },
-        bindings: { ...vars, ...HIGH_LIMITS },
-      }),
       worker('no-storage', 'memory-limiter-worker.js', {
         kvNamespaces: exports,
         durableObjects: {
@@ -391,6 +406,7 @@ function miniflareOptions() {
         }),
       ),
       writeCountWorker(worker, { ...vars, ...HIGH_LIMITS }),
+      ...latencyWorkers(worker, { vars: { ...vars, ...HIGH_LIMITS, ...flush }, delays: DELAYS }),
     ],
   }
 }
