@@ -8,9 +8,9 @@
  *       N clients, each sending R requests a second for S seconds, spread evenly; answers once
  *       the last call returned: `{ hits, admitted, seconds, lateMs, lateP90Ms }`: the median
  *       and 90th percentile delay of a call behind its schedule, to show the driver kept up
- *   GET /one-off?case=C&clients=N&requests=K&gapMs=G&short=Q/S&long=Q/S
- *       N new clients at once, each sending K requests G ms apart, under the windows given:
- *       `{ hits, admitted, seconds }`
+ *   GET /one-off?case=C&clients=N&requests=K&gapMs=G&perSecond=P&short=Q/S&long=Q/S
+ *       N new clients, P starting a second, each sending K requests G ms apart (from its first),
+ *       under the windows given: `{ hits, admitted, seconds }`
  *   GET /pending?case=C&clients=N
  *       how many of the case's N objects still have an alarm set: `{ pending }`
  *   GET /counts?case=C
@@ -133,6 +133,7 @@ export default {
           await oneOff(stubs(), {
             requests: number('requests'),
             gapMs: number('gapMs'),
+            perSecond: number('perSecond'),
             rules,
             flushSeconds,
           }),
@@ -185,17 +186,27 @@ async function sustained(
   return { hits: total, admitted, seconds: (Date.now() - start) / 1000, lateMs, lateP90Ms }
 }
 
-/** Every client at once sends its `requests`, `gapMs` apart, each after the previous answered. */
+/**
+ * `perSecond` new clients start each second; each sends its `requests`, the i-th `i * gapMs` after
+ * its first (or once the one before it has answered, if that is later).
+ */
 async function oneOff(
   stubs: Limiter[],
-  load: { requests: number; gapMs: number; rules: WindowRule[]; flushSeconds: number },
+  load: {
+    requests: number
+    gapMs: number
+    perSecond: number
+    rules: WindowRule[]
+    flushSeconds: number
+  },
 ): Promise<{ hits: number; admitted: number; seconds: number }> {
   const start = Date.now()
   let admitted = 0
   await Promise.all(
-    stubs.map(async (stub) => {
+    stubs.map(async (stub, client) => {
+      const first = start + (client * 1000) / load.perSecond
       for (let i = 0; i < load.requests; i++) {
-        if (i > 0) await sleep(load.gapMs)
+        await sleep(first + i * load.gapMs - Date.now())
         if ((await stub.hit(load.rules, load.flushSeconds)).admitted) admitted++
       }
     }),
@@ -205,5 +216,5 @@ async function oneOff(
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 }
