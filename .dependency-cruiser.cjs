@@ -31,9 +31,10 @@ module.exports = {
       name: 'shared-root-modules-import-no-room',
       severity: 'error',
       comment:
-        'The modules at the root of src/ beside index.ts (config.ts, timeout.ts) are below every ' +
-        'room; the folder check sees src/ as the parent of the rooms, not as one of them.',
-      from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/index\\.ts$' },
+        'The modules at the root of src/ beside index.ts and app.ts, the Worker and the app it ' +
+        'serves (config.ts, timeout.ts), are below every room; the folder check sees src/ as the ' +
+        'parent of the rooms, not as one of them.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: ['^src/index\\.ts$', '^src/app\\.ts$'] },
       to: { path: '^src/[^/]+/' },
     },
     {

@@ -47,22 +47,6 @@ export function limiterRows(r) {
         cleanRuns(h, 'GET no limiter') ? '' : 'FAIL',
       ),
     )
-    for (const [name, baseline] of [
-      ['GET before', 'KV pass-through'],
-      ['HEAD before', 'KV metadata only'],
-    ]) {
-      rows.push(
-        row(
-          'limiter',
-          `${name.split(' ')[0]} with the limiter before write-behind (a write per request)`,
-          requestRate(h[name]),
-          `${baseline}: ${requestRate(h[`${name.split(' ')[0]} baseline`])}`,
-          r.http.ratios[name],
-          '',
-          cleanRuns(h, name) ? '' : 'FAIL',
-        ),
-      )
-    }
     rows.push(
       row(
         'limiter',

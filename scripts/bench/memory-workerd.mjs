@@ -16,19 +16,13 @@
  * - (c) 40 concurrent GETs, from 40 addresses, with 100-character tags, of an export of 65,000
  *   placeholders (1,040,020 bytes stored, 6,500,020 served), against a Worker streaming the
  *   stored value untouched. Target: at most 120 MiB.
- *
- * And publishing speed, since the validator was rewritten: POST /editor-api/exports of each real
- * fixture against a bare KV put, and the same Worker with the previous validator
- * (json-parse-validator.ts) against the same put, interleaved. Target: not lower than before.
  */
-import { build } from 'esbuild'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
-import { cpuMillis, runLoad, workerdPids } from './load.mjs'
-import { ms, row, verdict } from './rows.mjs'
-import { interleave, median, pairedRatio } from './stats.mjs'
-import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
+import { cpuMillis, workerdPids } from './load.mjs'
+import { row, verdict } from './rows.mjs'
+import { printWarningsAndErrors } from './workerd-setup.mjs'
 import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../../src/contract/routes.ts'
 
 const MiB = 1024 * 1024
@@ -42,17 +36,12 @@ const LONG_TAG = 'Z'.repeat(100)
 const DENSE_PLACEHOLDERS = 65_000
 /** The issue's targets. */
 export const READ_TARGET_BYTES = 120 * MiB
-/**
- * Publishing not slower than with the previous validator: the ratio of the two publish/put
- * ratios, with 5% for noise (the KV write, not the validator, takes most of a publish here).
- */
-const PUBLISH_TARGET = 0.95
 
 /**
  * Runs the section. `root` is the repository, `buildDir` where run.mjs put the bundles (the
  * service at `service/index.js`, `baseline-worker.js`); returns the figures for `memoryRows`.
  */
-export async function workerdMemory({ root, buildDir, quick, log }) {
+export async function workerdMemory({ root, buildDir, log }) {
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(
     readFileSync(join(root, 'wrangler.toml'), 'utf8'),
   )[1]
@@ -87,9 +76,7 @@ export async function workerdMemory({ root, buildDir, quick, log }) {
       seed: dense,
     }),
   }
-  log('publishing the fixtures: one-pass validator vs the previous one, each vs a KV put')
-  const publishing = await publishSpeed({ root, setup, quick })
-  return { cases, publishing }
+  return { cases }
 }
 
 /** Table rows of the section. */
@@ -97,7 +84,7 @@ export function memoryRows(r) {
   if (!r.memoryWorkerd) return []
   const rows = []
   const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
-  const { cases, publishing } = r.memoryWorkerd
+  const { cases } = r.memoryWorkerd
   for (const [name, what] of [
     ['emptyObjects', 'publish of 25 MiB of empty objects (8.7 million)'],
     ['longString', 'publish of a single 25 MiB string'],
@@ -129,20 +116,6 @@ export function memoryRows(r) {
       g.subject.ok && g.baseline.ok ? verdict(g.subject.growthBytes <= READ_TARGET_BYTES) : 'FAIL',
     ),
   )
-  const pubs = (s) => `${s.rps.toFixed(1)}/s, ${ms(s.cpuMicros)} CPU/req`
-  for (const f of publishing) {
-    rows.push(
-      row(
-        'memory',
-        `publish ${f.fixture} (${Math.round(f.bytes / 1024)} KiB) vs a KV put: one-pass validator / previous validator`,
-        `${pubs(f.current)}; ${f.currentRatio.toFixed(2)}x of the put`,
-        `previous: ${pubs(f.previous)}; ${f.previousRatio.toFixed(2)}x of the put`,
-        f.ratio,
-        `>= ${PUBLISH_TARGET}x (not lower than before, within noise)`,
-        f.unexpected === 0 ? verdict(f.ratio >= PUBLISH_TARGET) : 'FAIL',
-      ),
-    )
-  }
   return rows
 }
 
@@ -280,118 +253,6 @@ function peakBytes(pids) {
 function statusKiB(pid, field) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1])
-}
-
-/** Publishes per second of each fixture: the service, the service with the previous validator, a KV put. */
-async function publishSpeed({ root, setup, quick }) {
-  await buildPublishVariants(root, setup.buildDir)
-  const service = workerOptions(setup, 'service').workers[0]
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      handleStructuredLogs: printWarningsAndErrors,
-      workers: [
-        ...['current', 'previous'].map((name) => ({
-          ...service,
-          name,
-          scriptPath: join(setup.buildDir, `publish-${name}/index.js`),
-        })),
-        workerOptions(setup, 'baseline').workers[0],
-      ],
-    }),
-  )
-  try {
-    await mf.ready
-    const pids = workerdPids()
-    const urls = {}
-    for (const name of ['current', 'previous', 'baseline']) {
-      urls[name] = (await mf.unsafeGetDirectURL(name)).href.replace(/\/$/, '')
-    }
-    const loads = {
-      current: { url: urls.current, path: EDITOR_EXPORTS_PATH, headers: publishHeaders() },
-      previous: { url: urls.previous, path: EDITOR_EXPORTS_PATH, headers: publishHeaders() },
-      put: { url: urls.baseline, path: '/kv-put', headers: {} },
-    }
-    const amount = quick ? 10 : 40
-    const rounds = quick ? 1 : 5
-    const out = []
-    for (const fixture of [
-      'animated-80-displays',
-      'reading-41-displays',
-      'stone-gate-136-displays',
-    ]) {
-      const body = readFileSync(join(root, 'fixtures', `${fixture}.json`))
-      const load = async (name, n) => {
-        const before = cpuMillis(pids)
-        const run = await runLoad({
-          url: loads[name].url,
-          method: 'POST',
-          connections: 4,
-          amount: n,
-          request: () => ({ path: loads[name].path, headers: loads[name].headers, body }),
-        })
-        const after = cpuMillis(pids)
-        run.cpuMicros =
-          ((after.user + after.system - before.user - before.system) * 1000) / run.requests
-        return run
-      }
-      for (const name of Object.keys(loads)) await load(name, 8)
-      const runs = await interleave(Object.keys(loads), rounds, (name) => load(name, amount))
-      const summary = (list) => ({
-        rps: median(list.map((r) => r.rps)),
-        cpuMicros: median(list.map((r) => r.cpuMicros)),
-      })
-      const rps = (name) => runs[name].map((r) => r.rps)
-      out.push({
-        fixture,
-        bytes: body.length,
-        current: summary(runs.current),
-        previous: summary(runs.previous),
-        put: summary(runs.put),
-        currentRatio: pairedRatio(rps('current'), rps('put')),
-        previousRatio: pairedRatio(rps('previous'), rps('put')),
-        // Each round's publish/put ratio of the one-pass validator over the previous one's.
-        ratio: median(
-          runs.current.map(
-            (r, i) => r.rps / runs.put[i].rps / (runs.previous[i].rps / runs.put[i].rps),
-          ),
-        ),
-        unexpected: Object.values(runs)
-          .flat()
-          .reduce((sum, r) => sum + r.errors + r.requests - (r.statuses[201] ?? 0), 0),
-        rounds: runs,
-      })
-    }
-    return out
-  } finally {
-    await mf.dispose()
-  }
-}
-
-/**
- * The service bundled twice by esbuild the same way: as it is, and with json-parse-validator.ts
- * in place of src/publish/validate.ts, so that the validator is the only difference.
- */
-async function buildPublishVariants(root, buildDir) {
-  const validator = join(root, 'scripts/bench/json-parse-validator.ts')
-  const previousValidator = {
-    name: 'previous-validator',
-    setup(b) {
-      b.onResolve({ filter: /\/validate$/ }, (args) =>
-        args.importer.endsWith(join('src/publish/publish.ts')) ? { path: validator } : undefined,
-      )
-    },
-  }
-  for (const [name, plugins] of [
-    ['current', []],
-    ['previous', [previousValidator]],
-  ]) {
-    await build({
-      ...WORKER_BUILD_OPTIONS,
-      entryPoints: [join(root, 'src/index.ts')],
-      outfile: join(buildDir, `publish-${name}/index.js`),
-      plugins,
-    })
-  }
 }
 
 /** (a): `{"content":{"a":[{},{},...]}}` of exactly 25 MiB. */

@@ -4,6 +4,7 @@
  */
 import { allocationRows } from './allocation.mjs'
 import { graceCopyRows } from './grace-copy.mjs'
+import { latencyRows } from './latency.mjs'
 import { limiterRows } from './limiter.mjs'
 import { memoryNodeRows } from './memory-node-rows.mjs'
 import { memoryRows } from './memory-workerd.mjs'
@@ -25,6 +26,7 @@ export function tableRows(r, config) {
     memoryRows,
     requestRows,
     limiterRows,
+    latencyRows,
     writeBehindRows,
     publishingRows,
     allocationRows,

@@ -85,7 +85,6 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
     GET: { url: urls.service, request: get, expect: 200 },
     'GET baseline': { url: urls.baseline, request: get, expect: 200 },
     'GET no limiter': { url: urls['no-limiter'], request: get, expect: 200 },
-    'GET before': { url: urls.before, request: get, expect: 200 },
     // The same GETs from 16 addresses: their limiter objects are hit often enough to stay in
     // memory (workerd evicts an object about 10 s after its last request).
     'GET 16 clients': { url: urls.service, request: sixteen, expect: 200 },
@@ -98,7 +97,6 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
     HEAD: { url: urls.service, request: get, method: 'HEAD', expect: 200 },
     'HEAD baseline': { url: urls.baseline, request: get, method: 'HEAD', expect: 200 },
     'HEAD no limiter': { url: urls['no-limiter'], request: get, method: 'HEAD', expect: 200 },
-    'HEAD before': { url: urls.before, request: get, method: 'HEAD', expect: 200 },
     'HEAD no storage': { url: urls['no-storage'], request: get, method: 'HEAD', expect: 200 },
     'HEAD new client': {
       url: urls.service,
@@ -121,7 +119,7 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
   // alarm): each run of a case served by a Worker with a limiter is followed by a pause of the
   // interval and a second, whose workerd CPU is charged to that case (run.mjs's `runLoad`), so
   // the work lands neither in the next case, which may be a baseline, nor nowhere.
-  const limited = new Set(['service', 'limited', 'before', 'no-storage'].map((name) => urls[name]))
+  const limited = new Set(['service', 'limited', 'no-storage'].map((name) => urls[name]))
   const settleSeconds = config.flushSeconds + 1
   const load = (name, durationSeconds, settle = true) =>
     runLoad({
@@ -140,19 +138,11 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
       'GET baseline',
       'GET no limiter',
       'GET 16 clients',
-      'GET before',
       'GET no storage',
       'GET no storage 16 clients',
     ],
     ['GET streamed', 'GET streamed baseline'],
-    [
-      'HEAD',
-      'HEAD baseline',
-      'HEAD no limiter',
-      'HEAD new client',
-      'HEAD before',
-      'HEAD no storage',
-    ],
+    ['HEAD', 'HEAD baseline', 'HEAD no limiter', 'HEAD new client', 'HEAD no storage'],
     ['404', '404 baseline'],
     ['429', '429 baseline'],
     ['OPTIONS', 'OPTIONS baseline'],
@@ -210,8 +200,6 @@ export async function requestPath({ urls, runLoad, cases, fixtures, tags, config
       GET: ratio('GET', 'GET baseline'),
       'GET streamed': ratio('GET streamed', 'GET streamed baseline'),
       'GET vs no limiter': ratio('GET', 'GET no limiter'),
-      'GET before': ratio('GET before', 'GET baseline'),
-      'HEAD before': ratio('HEAD before', 'HEAD baseline'),
       'GET 16 clients': ratio('GET 16 clients', 'GET baseline'),
       'GET 16 clients vs 1024': ratio('GET 16 clients', 'GET'),
       'GET no storage': ratio('GET no storage', 'GET baseline'),

@@ -10,13 +10,14 @@
  */
 import { build } from 'esbuild'
 import { execFileSync, execSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { allocation } from './allocation.mjs'
 import { graceCopyBench, graceCopyWorkers } from './grace-copy.mjs'
+import { latencyModel, latencyWorkers } from './latency.mjs'
 import { limiterCost } from './limiter.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { workerdMemory } from './memory-workerd.mjs'
@@ -41,7 +42,16 @@ const runs = (section) => ONLY === null || ONLY.includes(section)
 if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
 /** `--entry FILE`: bench a candidate Worker entry (bundled with esbuild) instead of the tree's. */
 const ENTRY = args.includes('--entry') ? args[args.indexOf('--entry') + 1] : null
+/** `--limiter-delay-ms N`, `--kv-delay-ms N`: the latency model's waits (latency-worker.ts). */
+const numberArg = (name, fallback) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback
+const DELAYS = {
+  limiterMs: numberArg('--limiter-delay-ms', 5),
+  kvMs: numberArg('--kv-delay-ms', 10),
+}
 
+/** A tmpfs, for Miniflare's storage (`inMemoryStorage`). */
+const IN_MEMORY_TMP = '/dev/shm'
 const SYNTHETIC_BYTES = 20_000_000
 const PUBLISH_TOKEN = 'bench-token'
 /** Limits no benchmark reaches, so the limiter admits (and counts) every request. */
@@ -68,7 +78,13 @@ const CONFIG = {
     streamedBytes: 4_000_000,
     flushSeconds: BENCH_FLUSH_SECONDS,
   },
-  limiter: { calls: QUICK ? 100 : 400, rounds: QUICK ? 2 : 5, sustainedSeconds: QUICK ? 20 : 60 },
+  limiter: {
+    calls: QUICK ? 100 : 400,
+    rounds: QUICK ? 2 : 5,
+    sustainedSeconds: QUICK ? 20 : 60,
+    latencyRequests: QUICK ? 30 : 150,
+    delays: DELAYS,
+  },
   publish: {
     fixture: 'animated-80-displays',
     amount: QUICK ? 20 : 100,
@@ -124,12 +140,12 @@ if (runs('memory')) {
       )
     }
   }
-  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, quick: QUICK, log })
+  results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, log })
 }
 
 /** workerd's processes, whose CPU time each load run records. */
 let serverPids = []
-const mf = new Miniflare(convertV4MiniflareOptions(miniflareOptions()))
+const mf = inMemoryStorage(() => new Miniflare(convertV4MiniflareOptions(miniflareOptions())))
 try {
   await mf.ready
   serverPids = workerdPids()
@@ -141,13 +157,14 @@ try {
         'policy-off',
         'limited',
         'no-limiter',
-        'before',
         'no-storage',
         'baseline',
         'walker',
         'probe',
         'probe-2',
         'writes',
+        'latency',
+        'latency-no-limiter',
       ].map(async (name) => [name, await url(name)]),
     ),
   )
@@ -169,6 +186,17 @@ try {
   }
   if (runs('limiter')) {
     log('limiter')
+    // The model times single requests: first, before the probe's objects have writes and alarms
+    // to come, and after a pause in which the request section's last ones are done.
+    await new Promise((resolve) => setTimeout(resolve, (BENCH_FLUSH_SECONDS + 1) * 1000))
+    log(`latency model: limiter +${DELAYS.limiterMs} ms, KV +${DELAYS.kvMs} ms`)
+    results.latency = await latencyModel({
+      urls,
+      fixtures: FIXTURES,
+      token: PUBLISH_TOKEN,
+      delays: DELAYS,
+      requests: CONFIG.limiter.latencyRequests,
+    })
     results.limiter = await limiterCost(urls.probe, CONFIG.limiter)
     results.writes = await sustainedWrites(urls.writes, {
       seconds: CONFIG.limiter.sustainedSeconds,
@@ -244,6 +272,24 @@ async function runLoad({ settleSeconds = 0, ...options }) {
   return run
 }
 
+/**
+ * `create()`, with Miniflare's storage (the Durable Objects' SQLite files, KV) in memory where the
+ * machine has a tmpfs: Miniflare keeps it under the system's temp folder, and on this machine's
+ * disk, shared with other tenants, each new SQLite database (a limiter object's first request)
+ * took 15-25 ms, a cost of the machine that no production object pays and that hid the request
+ * path under it. Miniflare removes the folder when disposed.
+ */
+function inMemoryStorage(create) {
+  const before = process.env.TMPDIR
+  if (existsSync(IN_MEMORY_TMP)) process.env.TMPDIR = IN_MEMORY_TMP
+  try {
+    return create()
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+  }
+}
+
 /** Bundles: the Worker itself through wrangler, the bench Workers and the walker cases through esbuild. */
 async function buildBundles() {
   mkdirSync(BUILD, { recursive: true })
@@ -264,8 +310,8 @@ async function buildBundles() {
     'no-limiter-worker',
     'memory-limiter-worker',
     'probe-worker',
-    'write-through-worker',
     'write-count-worker',
+    'latency-worker',
   ]) {
     await build({
       ...WORKER_BUILD_OPTIONS,
@@ -371,14 +417,6 @@ function miniflareOptions() {
         },
         bindings: vars,
       }),
-      worker('before', 'write-through-worker.js', {
-        kvNamespaces: exports,
-        durableObjects: {
-          RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
-          ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
-        },
-        bindings: { ...vars, ...HIGH_LIMITS },
-      }),
       worker('no-storage', 'memory-limiter-worker.js', {
         kvNamespaces: exports,
         durableObjects: {
@@ -397,6 +435,7 @@ function miniflareOptions() {
         }),
       ),
       writeCountWorker(worker, { ...vars, ...HIGH_LIMITS }),
+      ...latencyWorkers(worker, { vars: { ...vars, ...HIGH_LIMITS, ...flush }, delays: DELAYS }),
     ],
   }
 }

@@ -1,28 +1,31 @@
 /**
- * Bench-only Worker: row writes per retrieval at sustained load. It drives `hit` calls at a
- * steady rate from inside workerd to one rate-limit object per client and counts, per case,
- * every row-writing storage call the objects make (`put`, `setAlarm`, `deleteAll`, `delete`,
- * through either storage API) and every alarm invocation (a billed Durable Object request).
+ * Bench-only Worker: what the rate limiter's objects write. It drives `hit` calls from inside
+ * workerd to one rate-limit object per client and counts, per case, every row-writing storage
+ * call the objects make (`put`, `setAlarm`, `deleteAll`, `delete`, through either storage API)
+ * and every alarm invocation (a billed Durable Object request).
  *
- *   GET /sustained?design=D&case=C&clients=N&rate=R&seconds=S
+ *   GET /sustained?case=C&clients=N&rate=R&seconds=S
  *       N clients, each sending R requests a second for S seconds, spread evenly; answers once
  *       the last call returned: `{ hits, admitted, seconds, lateMs, lateP90Ms }`: the median
  *       and 90th percentile delay of a call behind its schedule, to show the driver kept up
+ *   GET /one-off?case=C&clients=N&requests=K&gapMs=G&perSecond=P&short=Q/S&long=Q/S
+ *       N new clients, P starting a second, each sending K requests G ms apart (from its first),
+ *       under the windows given: `{ hits, admitted, seconds }`
+ *   GET /pending?case=C&clients=N
+ *       how many of the case's N objects still have an alarm set: `{ pending }`
  *   GET /counts?case=C
  *       what the objects of case C did so far: `{ put, setAlarm, deleteAll, delete, alarms }`
  *
- * D is `write-behind` (src/rate-limit/rate-limiter.ts) or `write-through` (the design before,
- * write-through-limiter.ts). Counters live in this module: in workerd a Worker and its Durable
- * Objects share one isolate. A case is a prefix of the objects' names.
+ * Sustained load uses the Worker's vars as its windows. Counters live in this module: in workerd
+ * a Worker and its Durable Objects share one isolate. A case is a prefix of the objects' names.
  */
 import { rateLimitFlushSeconds, type Env } from '../../src/config'
-import { rateLimitRules } from '../../src/rate-limit/rules'
+import { parseWindowRule, rateLimitRules } from '../../src/rate-limit/rules'
 import { RateLimiter } from '../../src/rate-limit/rate-limiter'
-import { WriteThroughRateLimiter } from './write-through-limiter'
+import type { WindowRule } from '../../src/rate-limit/windows'
 
 interface CountEnv extends Env {
   WRITE_BEHIND: DurableObjectNamespace<CountedWriteBehind>
-  WRITE_THROUGH: DurableObjectNamespace<CountedWriteThrough>
 }
 
 interface Counts {
@@ -88,18 +91,10 @@ export class CountedWriteBehind extends RateLimiter {
     countsOf(caseOf(this.ctx)).alarms++
     super.alarm()
   }
-}
 
-/** The limiter of before write-behind, counted. */
-export class CountedWriteThrough extends WriteThroughRateLimiter {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env)
-    Object.defineProperty(this, 'ctx', { value: countedContext(ctx) })
-  }
-
-  override async alarm(): Promise<void> {
-    countsOf(caseOf(this.ctx)).alarms++
-    await super.alarm()
+  /** When the object's alarm is set, or null: whether its life has more to come. */
+  alarmAt(): Promise<number | null> {
+    return this.ctx.storage.getAlarm()
   }
 }
 
@@ -107,40 +102,66 @@ export default {
   async fetch(request: Request, env: CountEnv): Promise<Response> {
     const url = new URL(request.url)
     const label = url.searchParams.get('case') ?? 'default'
-    if (url.pathname === '/counts') return Response.json(countsOf(label))
-    if (url.pathname !== '/sustained') return new Response('not found', { status: 404 })
     const number = (name: string) => Number(url.searchParams.get(name))
-    const design = url.searchParams.get('design')
-    const namespace = design === 'write-through' ? env.WRITE_THROUGH : env.WRITE_BEHIND
-    return Response.json(
-      await drive(namespace, label, {
-        clients: number('clients'),
-        rate: number('rate'),
-        seconds: number('seconds'),
-        rules: rateLimitRules(env),
-        flushSeconds: rateLimitFlushSeconds(env),
-      }),
-    )
+    const stubs = () =>
+      Array.from({ length: number('clients') }, (_, i) =>
+        env.WRITE_BEHIND.getByName(`${label}/${i}`),
+      )
+    switch (url.pathname) {
+      case '/counts':
+        return Response.json(countsOf(label))
+      case '/pending': {
+        const alarms = await Promise.all(stubs().map((stub) => stub.alarmAt()))
+        return Response.json({ pending: alarms.filter((at) => at !== null).length })
+      }
+      case '/sustained':
+        return Response.json(
+          await sustained(stubs(), {
+            rate: number('rate'),
+            seconds: number('seconds'),
+            rules: rateLimitRules(env),
+            flushSeconds: rateLimitFlushSeconds(env),
+          }),
+        )
+      case '/one-off': {
+        const rules = [
+          parseWindowRule('short', url.searchParams.get('short') ?? ''),
+          parseWindowRule('long', url.searchParams.get('long') ?? ''),
+        ]
+        const flushSeconds = rateLimitFlushSeconds(env)
+        return Response.json(
+          await oneOff(stubs(), {
+            requests: number('requests'),
+            gapMs: number('gapMs'),
+            perSecond: number('perSecond'),
+            rules,
+            flushSeconds,
+          }),
+        )
+      }
+      default:
+        return new Response('not found', { status: 404 })
+    }
   },
 }
 
+type Limiter = DurableObjectStub<CountedWriteBehind>
+
 interface Load {
-  clients: number
   rate: number
   seconds: number
-  rules: ReturnType<typeof rateLimitRules>
+  rules: WindowRule[]
   flushSeconds: number
 }
 
 /** Sends every client's requests on schedule, without waiting for one to send the next. */
-async function drive(
-  namespace: CountEnv['WRITE_BEHIND'] | CountEnv['WRITE_THROUGH'],
-  label: string,
+async function sustained(
+  stubs: Limiter[],
   load: Load,
 ): Promise<{ hits: number; admitted: number; seconds: number; lateMs: number; lateP90Ms: number }> {
   const periodMs = 1000 / load.rate
-  const total = Math.round(load.clients * load.rate * load.seconds)
-  const stubs = Array.from({ length: load.clients }, (_, i) => namespace.getByName(`${label}/${i}`))
+  const clients = stubs.length
+  const total = Math.round(clients * load.rate * load.seconds)
   const start = Date.now()
   const pending: Promise<void>[] = []
   const late: number[] = []
@@ -148,19 +169,52 @@ async function drive(
   // Request n goes to client n % clients, at n / (clients * rate) seconds: evenly spread.
   for (let n = 0; n < total;) {
     const now = Date.now()
-    for (; n < total && start + (n * periodMs) / load.clients <= now; n++) {
-      late.push(now - (start + (n * periodMs) / load.clients))
-      const call = stubs[n % load.clients]!.hit(load.rules, load.flushSeconds)
+    for (; n < total && start + (n * periodMs) / clients <= now; n++) {
+      late.push(now - (start + (n * periodMs) / clients))
+      const call = stubs[n % clients]!.hit(load.rules, load.flushSeconds)
       pending.push(
         Promise.resolve(call).then((verdict) => {
           if (verdict.admitted) admitted++
         }),
       )
     }
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    await sleep(5)
   }
   await Promise.all(pending)
   const lateMs = late.sort((a, b) => a - b)[late.length >> 1] ?? 0
   const lateP90Ms = late[Math.floor(late.length * 0.9)] ?? 0
   return { hits: total, admitted, seconds: (Date.now() - start) / 1000, lateMs, lateP90Ms }
+}
+
+/**
+ * `perSecond` new clients start each second; each sends its `requests`, the i-th `i * gapMs` after
+ * its first (or once the one before it has answered, if that is later).
+ */
+async function oneOff(
+  stubs: Limiter[],
+  load: {
+    requests: number
+    gapMs: number
+    perSecond: number
+    rules: WindowRule[]
+    flushSeconds: number
+  },
+): Promise<{ hits: number; admitted: number; seconds: number }> {
+  const start = Date.now()
+  let admitted = 0
+  await Promise.all(
+    stubs.map(async (stub, client) => {
+      const first = start + (client * 1000) / load.perSecond
+      for (let i = 0; i < load.requests; i++) {
+        await sleep(first + i * load.gapMs - Date.now())
+        if ((await stub.hit(load.rules, load.flushSeconds)).admitted) admitted++
+      }
+    }),
+  )
+  const hits = stubs.length * load.requests
+  return { hits, admitted, seconds: (Date.now() - start) / 1000 }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 }

@@ -1,9 +1,8 @@
 /**
  * The public read route, `GET`/`HEAD /server-api?id=NNNNNN&tag=TAG`, as one sub-app: the request
- * log's facts, CORS, the rate limiter when given, the route and its 405. The Worker mounts it
- * with the limiter (src/index.ts); the bench mounts the very same route without it, so the two
- * cannot drift apart. CORS comes before the limiter, so preflights cost no quota and every later
- * answer, 429s and errors included, carries CORS.
+ * log's facts, CORS, the rate limiter when given, the route and its 405. The app mounts it
+ * (src/app.ts), with the limiter or, for the bench, without. CORS comes before the limiter, so
+ * preflights cost no quota and every later answer, 429s and errors included, carries CORS.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { Env } from '../config'

@@ -1,21 +1,87 @@
 /**
- * The two ways a stored export becomes a response body, both checked against its metadata
- * (value-mismatch.ts):
- * - `substituteWhole`: read the value into memory at once, substitute, and only then answer. For
- *   the exports of usual size it is the cheapest path in workerd (one read, no JavaScript stream
- *   in the response), and a damaged value is found before the status line goes out.
- * - `pumpSubstituted`: stream the value through the substitution into a sink, for exports too
- *   large to hold. KV hands a value over in small chunks (4 KiB in workerd), and each chunk that
- *   crosses JavaScript costs far more than the substitution's work on it; reading up to 256 KiB
- *   at a time with a BYOB reader keeps that small, at no more than 256 KiB read and 256 KiB
- *   substituted per response in flight, whatever the tag (`streamReadBytes`).
+ * How a stored export becomes a response body, and the checks against its metadata
+ * (value-mismatch.ts) on the way; `substitutedBody` picks one of two ways by size:
+ * - read whole (`substituteWhole`): read the value into memory at once, substitute, and only
+ *   then answer. For the exports of usual size it is the cheapest path in workerd (one read, no
+ *   JavaScript stream in the response), and a damaged value is found before the status line goes
+ *   out, and answered with a 503 instead of a transfer cut short.
+ * - streamed (`pumpSubstituted`): the value goes through the substitution into a sink, for
+ *   exports too large to hold. KV hands a value over in small chunks (4 KiB in workerd), and each
+ *   chunk that crosses JavaScript costs far more than the substitution's work on it; reading up
+ *   to 256 KiB at a time with a BYOB reader keeps that small, at no more than 256 KiB read and
+ *   256 KiB substituted per response in flight, whatever the tag (`streamReadBytes`).
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
+import { ServiceFailure } from '../http/errors'
+import { logIncident } from '../observability'
 import { concatBytes } from '../substitution/bytes'
 import { largeChunks } from '../storage/large-chunks'
 import type { ExportMetadata } from '../storage/export-metadata'
-import { PLACEHOLDER, type Substitution } from '../substitution'
+import type { StoredExport } from '../storage/export-store'
+import { MalformedExportError, PLACEHOLDER, type Substitution } from '../substitution'
+import { substitutionFor } from './substitution-for-export'
 import { ValueMismatchError } from './value-mismatch'
+
+/**
+ * An export whose stored value and substituted body are both up to this size is read whole;
+ * any other is streamed. Real exports are 300-500 KB; at this size a request in flight holds at
+ * most about 2 MiB (the value and its substituted copy). The body's size counts, not only the
+ * value's: a 100-character tag makes each 16-byte placeholder 6 times longer, so a 1 MB value of
+ * placeholders would come out as 6.5 MB.
+ */
+export const WHOLE_READ_MAX_BYTES = 1024 * 1024
+
+/** What `substitutedBody` makes a body of. */
+export interface BodyRequest {
+  /** The publication ID, for the log. */
+  id: string
+  stored: StoredExport
+  /** The sanitized tag. */
+  tag: string
+  /** Bytes of the substituted document (`substitutedLength`). */
+  outputBytes: number
+}
+
+/**
+ * The response body of `stored` with `tag` substituted: bytes when read whole (a value that does
+ * not match its metadata throws the `storage_failed` failure), else a stream of exactly
+ * `outputBytes`, which fails the transfer if the value turns out not to match (logged).
+ */
+export async function substitutedBody(request: BodyRequest): Promise<Uint8Array | ReadableStream> {
+  const { id, stored, tag, outputBytes } = request
+  const expected: ExpectedValue = { metadata: stored.metadata, outputBytes }
+  if (Math.max(stored.metadata.size, outputBytes) <= WHOLE_READ_MAX_BYTES) {
+    try {
+      return await substituteWhole(stored.body, expected, substitutionFor(stored.metadata, tag))
+    } catch (reason) {
+      const cause = new Error(readFailure(id, reason), { cause: reason })
+      throw new ServiceFailure({ reason: 'storage_failed', cause })
+    }
+  }
+  // A fixed length makes a body that comes out shorter or longer (a cut-short or corrupted
+  // value) fail the transfer instead of ending as a 200 that parses. The client just sees a
+  // failed transfer cut off, so the log is the one place that names the export.
+  const { readable, writable } = new FixedLengthStream(outputBytes)
+  // The pump awaits each write before the next chunk, so one output buffer serves them all.
+  const substitution = substitutionFor(stored.metadata, tag, { reuseOutput: true })
+  const readBytes = streamReadBytes(tag.length)
+  const pumped = pumpSubstituted(stored.body, expected, substitution, writable, readBytes)
+  void pumped.catch((reason: unknown) => {
+    // The client stopped reading (workerd: "Network connection lost."): the export is fine.
+    if (!(reason instanceof SinkClosedError)) {
+      logIncident('export_stream_failed', readFailure(id, reason), reason, { id })
+    }
+  })
+  return readable
+}
+
+/** Why the stored value of `id` could not be served, for the log. */
+function readFailure(id: string, reason: unknown): string {
+  if (reason instanceof MalformedExportError) {
+    return `export ${id} is malformed: ${reason.reason} at byte ${reason.offset}`
+  }
+  return `export ${id} could not be read: ${String(reason)}`
+}
 
 /** Bytes gathered from the stored value before they go through the substitution, at most. */
 export const READ_CHUNK_BYTES = 256 * 1024

@@ -6,15 +6,20 @@
 import { PLACEHOLDER, substitution, type Substitution } from '../substitution'
 import type { PlaceholderCount } from '../storage/export-store'
 
+/** Options of `substitutionFor`. */
+export interface SubstitutionOptions {
+  /** Each output is valid only until the next push (for a pump that awaits each write). */
+  reuseOutput?: boolean
+}
+
 /**
  * The engine for a stored export and a sanitized `tag`. Pushed chunks are written over, so they
- * must belong to the caller (as chunks read from a stream do). With `reuseOutput`, each output
- * is valid only until the next push (for a pump that awaits each write).
+ * must belong to the caller (as chunks read from a stream do).
  */
 export function substitutionFor(
   metadata: PlaceholderCount,
   tag: string,
-  reuseOutput = false,
+  { reuseOutput = false }: SubstitutionOptions = {},
 ): Substitution {
   const escapedPlaceholders =
     metadata.placeholderBytes !== metadata.placeholders * PLACEHOLDER.length

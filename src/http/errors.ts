@@ -22,7 +22,7 @@ export type Failure =
   | { reason: 'storage_failed'; cause: unknown }
   | { reason: 'method_not_allowed'; method: string; allow: string }
   | { reason: 'route_not_found'; path: string }
-  | { reason: 'rate_limited'; retryAfterSeconds: number }
+  | { reason: 'rate_limited'; retryAfterSeconds: number; headers: Record<string, string> }
   | { reason: 'unauthorized' }
   | { reason: 'unsupported_media_type'; contentType: string | null }
   | { reason: 'too_large'; limitBytes: number }
@@ -94,12 +94,14 @@ export function toPublicError(failure: Failure): PublicError {
         'not_found',
         `No such endpoint. The API is GET ${SERVER_API_PATH}?id=NNNNNN&tag=TAG.`,
       )
-    case 'rate_limited':
-      return retryLater(
+    case 'rate_limited': {
+      const refusal = retryLater(
         'rate_limited',
         `Too many requests from this address. Retry after ${failure.retryAfterSeconds} seconds.`,
         failure.retryAfterSeconds,
       )
+      return { ...refusal, headers: { ...failure.headers, ...refusal.headers } }
+    }
     case 'unauthorized':
       return publicError(
         'unauthorized',

@@ -32,9 +32,9 @@ const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
 }
 
 /**
- * The outcome of a finished request: the failure that was thrown, else what the status says.
- * The two failures answered without a throw are the limiter's 429 and the 404 of an unknown
- * path (Hono's notFound).
+ * The outcome of a finished request: its failure (thrown, or for an unknown path set on the
+ * context by the handler that answered it), else its success. A failed status without a
+ * failure is a response no route meant: `internal`.
  */
 export function outcomeOf(
   event: RequestEvent,
@@ -43,8 +43,6 @@ export function outcomeOf(
   failure: Failure | undefined,
 ): Outcome {
   if (failure !== undefined) return failure.reason
-  if (status === 429) return 'rate_limited'
-  if (status === 404) return 'route_not_found'
   if (status === 204 && method === 'OPTIONS') return 'preflight'
   if (status < 400) return SUCCESS_BY_EVENT[event]
   return 'internal'

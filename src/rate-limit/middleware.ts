@@ -1,8 +1,13 @@
 /**
  * The per-IP rate limit of the public endpoint (spec 8). GET and HEAD count, whatever the id;
  * OPTIONS never reaches here (CORS answers it first) and other methods pass uncounted to their
- * 405. Every counted response, 200 or error, carries the rate-limit headers; a refusal is a 429
- * answered here.
+ * 405. Every counted response, 200 or error, carries the rate-limit headers; a refusal is a
+ * thrown `rate_limited` failure carrying them, answered by the error handler like any other.
+ *
+ * The route does not wait for the verdict to start: it gets the verdict as its admission
+ * (src/http/admission.ts) and starts reading its export while the limiter decides, so a first
+ * request pays the longer of the two waits instead of their sum. A client this isolate already
+ * knows is refused (refusal-memory.ts) is refused before the route starts anything.
  *
  * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
  * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
@@ -11,13 +16,13 @@
  * docs/rate-limits.md#durability).
  */
 import type { MiddlewareHandler } from 'hono'
-import { rateLimitFlushSeconds, type Env } from '../config'
-import { errorResponse } from '../http/errors'
+import type { Env } from '../config'
+import { setAdmission } from '../http/admission'
+import { ServiceFailure } from '../http/errors'
 import { logIncident, note, type LimiterVerdict } from '../observability'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { RefusalMemory } from './refusal-memory'
-import { rateLimitRules } from './rules'
 import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
 /** How long a request waits for the limiter before being served unlimited. */
@@ -25,33 +30,74 @@ export const LIMITER_TIMEOUT_MS = 300
 
 const COUNTED_METHODS = new Set(['GET', 'HEAD'])
 
+/** Options of `rateLimit`: the policy, read from the Worker's settings. */
+export interface RateLimitOptions {
+  /** The windows every client has at once; throws on settings that do not parse. */
+  rules: (env: Env) => WindowRule[]
+  /** Seconds an admitted request may stay in the limiter's memory only; throws likewise. */
+  flushSeconds: (env: Env) => number
+}
+
+/** The limits and the flush interval of one set of settings. */
+interface Policy {
+  rules: WindowRule[]
+  flushSeconds: number
+}
+
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
-export function rateLimit(): MiddlewareHandler<{ Bindings: Env }> {
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
-  const policies = new PolicyMemory()
+  // Parsed once per settings object rather than per request; settings that do not parse are
+  // not remembered, so each request fails on them.
+  const policies = new WeakMap<Env, Policy>()
+  const policyOf = (env: Env): Policy => {
+    let policy = policies.get(env)
+    if (policy === undefined) {
+      policy = { rules: options.rules(env), flushSeconds: options.flushSeconds(env) }
+      policies.set(env, policy)
+    }
+    return policy
+  }
   return async (c, next) => {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
-    const { rules, flushSeconds } = policies.of(c.env)
+    const { rules, flushSeconds } = policyOf(c.env)
     const key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    const verdict =
-      refusals.recall(key, rules, Date.now()) ?? (await askLimiter(c.env, key, rules, flushSeconds))
-    note(c, limiterNotes(verdict, key))
-    if (verdict === null) return next()
-    if (!verdict.admitted) refusals.remember(key, rules, verdict)
-
-    const headers = rateLimitHeaders(rules, verdict)
-    if (!verdict.admitted) {
-      // Hono drops the body of a HEAD answer, so a HEAD gets these headers alone.
-      const response = errorResponse({
-        reason: 'rate_limited',
-        retryAfterSeconds: verdict.retryAfterSeconds,
-      })
-      setAll(response.headers, headers)
-      return response
+    const known = refusals.recall(key, rules, Date.now())
+    if (known !== null) {
+      note(c, limiterNotes(known, key))
+      throw refusal(rules, known)
     }
+    const deciding = askLimiter(c.env, key, rules, flushSeconds).then((verdict) => {
+      note(c, limiterNotes(verdict, key))
+      if (verdict === null || verdict.admitted) return verdict
+      refusals.remember(key, rules, verdict)
+      throw refusal(rules, verdict)
+    })
+    setAdmission(
+      c,
+      deciding.then(() => {}),
+    )
     await next()
-    setAll(c.res.headers, headers)
+    let verdict: RateVerdict | null
+    try {
+      verdict = await deciding
+    } catch (refused) {
+      // The route awaited its admission and threw the refusal itself: it is already the answer.
+      if (c.error === refused) return
+      // The route answered without awaiting it (it failed first): the refusal comes first.
+      throw refused
+    }
+    if (verdict !== null) setAll(c.res.headers, rateLimitHeaders(rules, verdict))
   }
+}
+
+/** The failure of a refused request, with its `Retry-After` and rate-limit headers. */
+function refusal(rules: WindowRule[], verdict: RateVerdict): ServiceFailure {
+  return new ServiceFailure({
+    reason: 'rate_limited',
+    retryAfterSeconds: verdict.retryAfterSeconds,
+    headers: rateLimitHeaders(rules, verdict),
+  })
 }
 
 /** The limiter's verdict, or null when it cannot give one in time (logged). */
@@ -67,31 +113,6 @@ async function askLimiter(
   } catch (cause) {
     logIncident('limiter_failed_open', 'rate limiter unavailable, serving without a limit', cause)
     return null
-  }
-}
-
-/** The limits and the flush interval of the vars. */
-interface Policy {
-  rules: WindowRule[]
-  flushSeconds: number
-}
-
-/**
- * The policy parsed once per isolate instead of on every request, for as long as the vars it
- * comes from stay the same (they differ per test). Vars that do not parse are not remembered, so
- * each request fails on them.
- */
-class PolicyMemory {
-  private vars: readonly (string | undefined)[] = []
-  private policy: Policy | null = null
-
-  of(env: Env): Policy {
-    const vars = [env.RATE_LIMIT_SHORT, env.RATE_LIMIT_LONG, env.RATE_LIMIT_FLUSH_SECONDS]
-    if (this.policy === null || vars.some((value, i) => value !== this.vars[i])) {
-      this.policy = { rules: rateLimitRules(env), flushSeconds: rateLimitFlushSeconds(env) }
-      this.vars = vars
-    }
-    return this.policy
   }
 }
 

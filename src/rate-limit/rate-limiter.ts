@@ -10,7 +10,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { DEFAULT_RATE_LIMIT_FLUSH_SECONDS, type Env } from '../config'
 import { decide, latestReset, type RateVerdict, type WindowRule, type WindowState } from './windows'
 import {
-  loadedState,
+  LOADED,
   planAdmitted,
   planAlarm,
   type StoragePlan,
@@ -27,14 +27,11 @@ const UNCONFIRMED = { allowUnconfirmed: true } as const
 export class RateLimiter extends DurableObject<Env> {
   /** The windows: memory is the truth while the instance lives, storage trails it. */
   private windows: Record<string, WindowState>
-  private storage: StorageState
-  /** The flush interval of the last request, for the alarm. */
-  private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
+  private storage: StorageState = LOADED
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.windows = ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
-    this.storage = loadedState(latestReset(this.windows))
   }
 
   /**
@@ -46,23 +43,18 @@ export class RateLimiter extends DurableObject<Env> {
     const { verdict, next } = decide(rules, this.windows, now)
     if (next === null) return verdict
     this.windows = next
-    this.flushMs = flushSeconds * 1000
-    this.apply(planAdmitted(this.storage, now, latestReset(next)!, this.flushMs))
+    this.apply(planAdmitted(this.storage, now, flushSeconds * 1000))
     return verdict
   }
 
-  /** Writes what memory holds ahead of storage, or deletes everything once every window lapsed. */
+  /** Writes what memory holds ahead of storage. */
   override alarm(): void {
-    this.apply(planAlarm(this.storage, Date.now(), latestReset(this.windows), this.flushMs))
+    const lapsed = Date.now() >= (latestReset(this.windows) ?? -Infinity)
+    this.apply(planAlarm(this.storage, lapsed))
   }
 
   private apply(plan: StoragePlan): void {
     this.storage = plan.state
-    if (plan.deleteAll) {
-      this.windows = {}
-      void this.ctx.storage.deleteAll(UNCONFIRMED)
-      return
-    }
     if (plan.write) void this.ctx.storage.put(WINDOWS_KEY, this.windows, UNCONFIRMED)
     if (plan.setAlarm !== undefined) void this.ctx.storage.setAlarm(plan.setAlarm, UNCONFIRMED)
   }

@@ -1,25 +1,24 @@
 /**
- * When a rate-limit object writes its windows, and where its one alarm stands: pure functions
- * of what the object knows (is memory ahead of storage, when was the last request admitted,
- * where is the alarm) and the time. No storage here: the object applies the plan.
+ * When a rate-limit object writes its windows, and when it sets its one alarm: pure functions of
+ * what the object knows (is memory ahead of storage, when was the last request admitted) and the
+ * time. No storage here: the object applies the plan.
  *
- * Every write and every `setAlarm` is a billed row; the plan (at most two rows per flush interval)
- * and what a restart can lose are explained once, in docs/rate-limits.md#durability.
+ * Every write and every `setAlarm` is a billed row, and every alarm that fires a billed request.
+ * The floor of an exact count is one write per request a client makes now and then: its count
+ * must reach storage within a flush interval, and nothing is cheaper than writing it with the
+ * request. So a lone request costs that write and nothing else: no cleanup alarm follows it (what
+ * stays stored, and why: docs/security.md#what-the-rate-limiter-keeps). Only a client calling
+ * faster than half an interval has its requests held, with an alarm to write them: two rows per
+ * interval, however many requests. docs/rate-limits.md#durability explains the plan and what a
+ * restart can lose.
  */
-
-/** The object's alarm: when (ms since the epoch), and whether it comes to write or to clean up. */
-export interface Alarm {
-  at: number
-  purpose: 'flush' | 'cleanup'
-}
 
 /** What the object knows about its storage. */
 export interface StorageState {
-  /** Memory holds admitted requests that storage does not. */
+  /** Memory holds admitted requests that storage does not; the flush alarm is then set. */
   dirty: boolean
   /** When the last request was admitted (ms since the epoch); -Infinity before this instance's first. */
   lastAdmittedAt: number
-  alarm: Alarm | null
 }
 
 /** What to do to storage, and the state once done. */
@@ -28,80 +27,31 @@ export interface StoragePlan {
   write: boolean
   /** Set the alarm to this time; undefined leaves it as it is. */
   setAlarm: number | undefined
-  /** Delete everything the object stored (its alarm included): every window has lapsed. */
-  deleteAll: boolean
   state: StorageState
 }
 
 /**
- * The state of an object that has just read storage: clean, nothing admitted yet. Its alarm is
- * taken to be the cleanup at the stored windows' latest reset, or none when nothing is stored:
- * whenever windows are stored an alarm is set at or before that reset (deleteAll removes both).
- * A flush alarm taken for the cleanup is harmless: it finds nothing to write and moves to the
- * cleanup, and a plan that sets another alarm replaces it.
+ * The state of an object that has just read storage: clean, nothing admitted yet. A flush alarm
+ * left by an instance that crashed finds nothing to write and does nothing.
  */
-export function loadedState(cleanupAt: number | undefined): StorageState {
-  const alarm: Alarm | null = cleanupAt === undefined ? null : { at: cleanupAt, purpose: 'cleanup' }
-  return { dirty: false, lastAdmittedAt: -Infinity, alarm }
-}
+export const LOADED: StorageState = { dirty: false, lastAdmittedAt: -Infinity }
 
-/**
- * The plan after a request was admitted at `now` and changed the windows. `cleanupAt` is their
- * latest reset; `flushMs` the flush interval.
- */
-export function planAdmitted(
-  state: StorageState,
-  now: number,
-  cleanupAt: number,
-  flushMs: number,
-): StoragePlan {
-  const busy = now - state.lastAdmittedAt < flushMs / 2
+/** The plan after a request was admitted at `now` and changed the windows; `flushMs` the interval. */
+export function planAdmitted(state: StorageState, now: number, flushMs: number): StoragePlan {
   const admitted = { ...state, lastAdmittedAt: now }
-  if (!state.dirty && !busy) {
-    // A flush alarm already set will hand over to the cleanup; a cleanup alarm follows the reset.
-    const alarm = state.alarm
-    const moves = alarm === null || (alarm.purpose === 'cleanup' && alarm.at !== cleanupAt)
-    const cleanup: Alarm = { at: cleanupAt, purpose: 'cleanup' }
-    return withAlarm(moves ? cleanup : undefined, { write: true, state: admitted })
-  }
   // Dirty: the alarm is already due within an interval of the oldest unwritten request.
-  const flushAt = now + flushMs
-  const moves = state.alarm === null || (!state.dirty && state.alarm.at > flushAt)
-  const flush: Alarm = { at: flushAt, purpose: 'flush' }
-  return withAlarm(moves ? flush : undefined, { state: { ...admitted, dirty: true } })
+  if (state.dirty) return { write: false, setAlarm: undefined, state: admitted }
+  const busy = now - state.lastAdmittedAt < flushMs / 2
+  if (!busy) return { write: true, setAlarm: undefined, state: admitted }
+  return { write: false, setAlarm: now + flushMs, state: { ...admitted, dirty: true } }
 }
 
 /**
- * The plan when the alarm fires at `now`. `cleanupAt` is the latest reset of the windows in
- * memory, undefined when there are none.
+ * The plan when the alarm fires at `now`. `lapsed` says every window in memory has run out: its
+ * unwritten counts are worth nothing, and the next admitted request writes new windows over the
+ * stored ones.
  */
-export function planAlarm(
-  state: StorageState,
-  now: number,
-  cleanupAt: number | undefined,
-  flushMs: number,
-): StoragePlan {
-  if (cleanupAt === undefined || now >= cleanupAt) {
-    // Every window has lapsed: unwritten counts of lapsed windows are worth nothing either.
-    return plan({ deleteAll: true, state: { ...state, dirty: false, alarm: null } })
-  }
-  const cleanup: Alarm = { at: cleanupAt, purpose: 'cleanup' }
+export function planAlarm(state: StorageState, lapsed: boolean): StoragePlan {
   const clean = { ...state, dirty: false }
-  if (!state.dirty) return withAlarm(cleanup, { state: clean })
-  const stillBusy = now - state.lastAdmittedAt < flushMs / 2 && now + flushMs < cleanupAt
-  const next: Alarm = stillBusy ? { at: now + flushMs, purpose: 'flush' } : cleanup
-  return withAlarm(next, { write: true, state: clean })
-}
-
-/** The plan with `alarm` set (undefined: the alarm stays as it is). */
-function withAlarm(
-  alarm: Alarm | undefined,
-  parts: Partial<StoragePlan> & { state: StorageState },
-): StoragePlan {
-  const state = alarm === undefined ? parts.state : { ...parts.state, alarm }
-  return plan({ ...parts, setAlarm: alarm?.at, state })
-}
-
-function plan(parts: Partial<StoragePlan> & { state: StorageState }): StoragePlan {
-  return { write: false, setAlarm: undefined, deleteAll: false, ...parts }
+  return { write: state.dirty && !lapsed, setAlarm: undefined, state: clean }
 }

@@ -7,7 +7,7 @@ import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:tes
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { concatBytes } from '../../src/substitution/bytes'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/serve'
+import { WHOLE_READ_MAX_BYTES } from '../../src/exports/substituted-body'
 import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/export-store'
 import { COPY_CHUNK_BYTES } from '../../src/ids/grace-copies'
 import type { IdAllocator } from '../../src/ids/id-allocator'

@@ -5,8 +5,8 @@ import {
   pumpSubstituted,
   READ_CHUNK_BYTES,
   streamReadBytes,
+  WHOLE_READ_MAX_BYTES,
 } from '../../src/exports/substituted-body'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/serve'
 import { exportKey, substitutedLength } from '../../src/storage/export-store'
 import { substitutionFor } from '../../src/exports/substitution-for-export'
 import { validateExport } from '../../src/publish/validate'
@@ -155,7 +155,7 @@ describe('the memory a read holds', () => {
         { v: 1, publishedAt: 0, expiresAt: 1, ...metadata },
         tag.length,
       )
-      const substitution = substitutionFor(metadata, tag, true)
+      const substitution = substitutionFor(metadata, tag, { reuseOutput: true })
       await pumpSubstituted(
         source,
         { metadata, outputBytes },

@@ -31,7 +31,7 @@ describe('the error body', () => {
   })
 
   it('keeps the object form on 429, with error.retryAfterSeconds', async () => {
-    const res = errorResponse({ reason: 'rate_limited', retryAfterSeconds: 9 })
+    const res = errorResponse({ reason: 'rate_limited', retryAfterSeconds: 9, headers: {} })
     expect(res.status).toBe(429)
     expect(await res.json()).toEqual({
       error: {

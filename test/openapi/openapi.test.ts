@@ -224,7 +224,10 @@ const FAILURES: {
     sample: { reason: 'route_not_found', path: '/' },
     on: editorOperations(),
   },
-  rate_limited: { sample: { reason: 'rate_limited', retryAfterSeconds: 7 }, on: reads() },
+  rate_limited: {
+    sample: { reason: 'rate_limited', retryAfterSeconds: 7, headers: {} },
+    on: reads(),
+  },
   unauthorized: { sample: { reason: 'unauthorized' }, on: editorOperations() },
   unsupported_media_type: {
     sample: { reason: 'unsupported_media_type', contentType: null },

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
-  loadedState,
+  LOADED,
   planAdmitted,
   planAlarm,
   type StoragePlan,
-  type StorageState,
 } from '../../src/rate-limit/write-behind'
 
 const FLUSH_MS = 9_000
@@ -12,30 +11,43 @@ const T0 = 1_000_000_000
 const HOUR = 3_600_000
 
 /**
- * A rate-limit object's storage traffic under a list of request times, alarms firing when they
- * are due: every write, `setAlarm` and `deleteAll` it would make, in order.
+ * A rate-limit object's storage traffic under a list of request times, its alarm firing when it
+ * is due: every write and `setAlarm` it would make, in order, and the alarms that fired.
  */
-function simulate(requests: number[], until: number, cleanupAt = T0 + HOUR) {
-  let state: StorageState = loadedState(undefined)
+function simulate(requests: number[], until: number, lapseAt = T0 + HOUR) {
+  let state = LOADED
+  let alarm: number | null = null
   const ops: string[] = []
+  let alarms = 0
+  let oldestUnwritten: number | null = null
+  let longestUnwritten = 0
   const record = (at: number, plan: StoragePlan): void => {
     state = plan.state
-    if (plan.write) ops.push(`write@${at - T0}`)
-    if (plan.setAlarm !== undefined) ops.push(`alarm->${plan.setAlarm - T0}`)
-    if (plan.deleteAll) ops.push(`deleteAll@${at - T0}`)
-  }
-  const fireDueAlarms = (before: number): void => {
-    while (state.alarm !== null && state.alarm.at <= before) {
-      const at = state.alarm.at
-      record(at, planAlarm(state, at, cleanupAt, FLUSH_MS))
+    if (plan.write) {
+      ops.push(`write@${at - T0}`)
+      oldestUnwritten = null
+    }
+    if (plan.setAlarm !== undefined) {
+      ops.push(`alarm->${plan.setAlarm - T0}`)
+      alarm = plan.setAlarm
     }
   }
-  for (const at of requests) {
-    fireDueAlarms(at)
-    record(at, planAdmitted(state, at, cleanupAt, FLUSH_MS))
+  const fireDueAlarm = (before: number): void => {
+    if (alarm === null || alarm > before) return
+    const at = alarm
+    alarm = null
+    alarms++
+    if (oldestUnwritten !== null)
+      longestUnwritten = Math.max(longestUnwritten, at - oldestUnwritten)
+    record(at, planAlarm(state, at >= lapseAt))
   }
-  fireDueAlarms(until)
-  return { ops, rowWrites: ops.length, state }
+  for (const at of requests) {
+    fireDueAlarm(at)
+    record(at, planAdmitted(state, at, FLUSH_MS))
+    if (state.dirty) oldestUnwritten ??= at
+  }
+  fireDueAlarm(until)
+  return { ops, rowWrites: ops.length, alarms, alarm, state, longestUnwritten }
 }
 
 /** Request times: `perSecond` a second for `seconds`, starting at T0. */
@@ -44,142 +56,72 @@ function steady(perSecond: number, seconds: number): number[] {
 }
 
 describe('write-behind plan', () => {
-  it('writes a lone request at once and sets the cleanup alarm, as before write-behind', () => {
-    const { ops } = simulate([T0], T0 + 2 * HOUR)
-    expect(ops).toEqual(['write@0', `alarm->${HOUR}`, `deleteAll@${HOUR}`])
+  it('writes a lone request at once, and nothing else ever: one row, no alarm', () => {
+    const { ops, alarms, alarm } = simulate([T0], T0 + 2 * HOUR)
+    expect(ops).toEqual(['write@0'])
+    expect(alarms).toBe(0)
+    expect(alarm).toBeNull()
   })
 
   it('writes each request of a client that calls half an interval apart or more, and no alarm', () => {
     const requests = [0, 4_500, 20_000, 25_000, 120_000].map((t) => T0 + t)
-    const { ops } = simulate(requests, T0 + HOUR - 1)
-    expect(ops).toEqual([
-      'write@0',
-      `alarm->${HOUR}`,
-      'write@4500',
-      'write@20000',
-      'write@25000',
-      'write@120000',
-    ])
+    const { ops, alarms } = simulate(requests, T0 + HOUR - 1)
+    expect(ops).toEqual(['write@0', 'write@4500', 'write@20000', 'write@25000', 'write@120000'])
+    expect(alarms).toBe(0)
+  })
+
+  it('writes three requests in a row with three rows: the first, then one flush of the other two', () => {
+    const { ops, alarms } = simulate([T0, T0 + 1_000, T0 + 2_000], T0 + HOUR)
+    expect(ops).toEqual(['write@0', 'alarm->10000', 'write@10000'])
+    expect(alarms).toBe(1)
   })
 
   it('writes a busy client once per interval, with one alarm per interval', () => {
-    const { ops, rowWrites } = simulate(steady(2, 60), T0 + 60_000)
-    expect(ops.slice(0, 7)).toEqual([
+    const { ops, rowWrites, alarms } = simulate(steady(2, 60), T0 + 120_000)
+    expect(ops.slice(0, 6)).toEqual([
       'write@0',
-      `alarm->${HOUR}`,
       'alarm->9500',
       'write@9500',
       'alarm->18500',
       'write@18500',
       'alarm->27500',
     ])
-    // 120 requests: the first write, the cleanup alarm, then a write and an alarm per 9 s.
-    expect(rowWrites).toBe(3 + 2 * 6)
+    // 120 requests: the first write, then a setAlarm and a write per interval and a request.
+    expect(rowWrites).toBe(1 + 2 * 7)
+    expect(alarms).toBe(7)
   })
 
-  it('costs at most one row per request once the client has any history, whatever its pace', () => {
+  it('costs at most two rows per interval, and one per request at a slower pace', () => {
     for (const gapMs of [300, 1_000, 2_000, 3_000, 4_000, 4_499, 4_500, 6_000, 8_999, 9_000]) {
       const requests = Array.from({ length: 200 }, (_, i) => T0 + i * gapMs)
       const { rowWrites } = simulate(requests, requests.at(-1)! + 3 * FLUSH_MS)
-      // The first request also sets the cleanup alarm; the last interval also hands over to it.
-      expect(rowWrites, `a request every ${gapMs} ms`).toBeLessThanOrEqual(200 + 2)
-      // And never more than two rows per interval.
-      const span = requests.at(-1)! - T0 + 3 * FLUSH_MS
-      expect(rowWrites).toBeLessThanOrEqual(2 * Math.ceil(span / FLUSH_MS) + 2)
+      const span = requests.at(-1)! - T0 + FLUSH_MS
+      expect(rowWrites, `a request every ${gapMs} ms`).toBeLessThanOrEqual(
+        Math.min(200, 1 + 2 * Math.ceil(span / FLUSH_MS)),
+      )
     }
   })
 
   it('never leaves an admitted request unwritten longer than an interval', () => {
     for (const gapMs of [100, 700, 3_000, 4_400, 5_000]) {
-      let state: StorageState = loadedState(undefined)
-      let oldestUnwritten: number | null = null
-      for (let i = 0; i < 300; i++) {
-        const at = T0 + i * gapMs
-        while (state.alarm !== null && state.alarm.at <= at) {
-          const plan = planAlarm(state, state.alarm.at, T0 + HOUR, FLUSH_MS)
-          if (plan.write) oldestUnwritten = null
-          state = plan.state
-        }
-        const plan = planAdmitted(state, at, T0 + HOUR, FLUSH_MS)
-        if (plan.write) oldestUnwritten = null
-        else oldestUnwritten ??= at
-        state = plan.state
-        if (oldestUnwritten !== null) {
-          expect(state.dirty).toBe(true)
-          expect(state.alarm!.at - oldestUnwritten).toBeLessThanOrEqual(FLUSH_MS)
-        }
-      }
+      const requests = Array.from({ length: 300 }, (_, i) => T0 + i * gapMs)
+      const { longestUnwritten, state } = simulate(requests, requests.at(-1)! + FLUSH_MS)
+      expect(longestUnwritten, `a request every ${gapMs} ms`).toBeLessThanOrEqual(FLUSH_MS)
+      expect(state.dirty).toBe(false)
     }
   })
 
-  it('hands the alarm over to the cleanup once the client has slowed down', () => {
-    const { ops, state } = simulate([T0, T0 + 1_000, T0 + 2_000], T0 + 30_000)
-    expect(ops).toEqual([
-      'write@0',
-      `alarm->${HOUR}`,
-      'alarm->10000',
-      'write@10000',
-      `alarm->${HOUR}`,
-    ])
-    expect(state).toEqual({
-      dirty: false,
-      lastAdmittedAt: T0 + 2_000,
-      alarm: { at: T0 + HOUR, purpose: 'cleanup' },
-    })
-  })
-
-  it('hands over to the cleanup when a busy interval is followed by one with nothing to write', () => {
-    const requests = [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000]
-    const { ops } = simulate(
-      requests.map((t) => T0 + t),
-      T0 + 40_000,
-    )
-    expect(ops).toEqual([
-      'write@0',
-      `alarm->${HOUR}`,
-      'alarm->10000',
-      'write@10000',
-      'alarm->19000',
-      `alarm->${HOUR}`,
-    ])
-  })
-
-  it('deletes everything when the windows have lapsed, unwritten counts included', () => {
-    const state: StorageState = {
-      dirty: true,
-      lastAdmittedAt: T0,
-      alarm: { at: T0 + 9_000, purpose: 'flush' },
-    }
-    const plan = planAlarm(state, T0 + 9_000, T0 + 5_000, FLUSH_MS)
-    expect(plan).toMatchObject({ deleteAll: true, write: false, setAlarm: undefined })
-    expect(planAlarm(state, T0 + 9_000, undefined, FLUSH_MS).deleteAll).toBe(true)
-  })
-
-  it('moves the cleanup alarm to the new latest reset, and leaves a flush alarm alone', () => {
-    const cleanup: StorageState = {
-      dirty: false,
-      lastAdmittedAt: T0,
-      alarm: { at: T0 + 100_000, purpose: 'cleanup' },
-    }
-    expect(planAdmitted(cleanup, T0 + 130_000, T0 + 230_000, FLUSH_MS).setAlarm).toBe(T0 + 230_000)
-    const flush: StorageState = { ...cleanup, alarm: { at: T0 + 9_000, purpose: 'flush' } }
-    expect(planAdmitted(flush, T0 + 8_000, T0 + 230_000, FLUSH_MS)).toMatchObject({
-      write: true,
+  it('writes nothing when the alarm finds every window lapsed', () => {
+    const dirty = { dirty: true, lastAdmittedAt: T0 }
+    expect(planAlarm(dirty, true)).toEqual({
+      write: false,
       setAlarm: undefined,
+      state: { dirty: false, lastAdmittedAt: T0 },
     })
+    expect(planAlarm(dirty, false).write).toBe(true)
   })
 
-  it('takes the alarm of stored windows for their cleanup, and none when nothing is stored', () => {
-    expect(loadedState(T0 + HOUR).alarm).toEqual({ at: T0 + HOUR, purpose: 'cleanup' })
-    expect(loadedState(undefined).alarm).toBeNull()
-  })
-
-  it('replaces a flush alarm a new instance took for the cleanup, or lets it hand over', () => {
-    // A new instance over stored windows, whose pending alarm is really a flush at T0 + 9 s.
-    const loaded = loadedState(T0 + HOUR)
-    const busy = planAdmitted({ ...loaded, lastAdmittedAt: T0 }, T0 + 1_000, T0 + HOUR, FLUSH_MS)
-    expect(busy.setAlarm).toBe(T0 + 1_000 + FLUSH_MS)
-    const handOver = planAlarm(loaded, T0 + 9_000, T0 + HOUR, FLUSH_MS)
-    expect(handOver).toMatchObject({ write: false, setAlarm: T0 + HOUR })
+  it('does nothing when an alarm left by a crashed instance finds a new one clean', () => {
+    expect(planAlarm(LOADED, false)).toEqual({ write: false, setAlarm: undefined, state: LOADED })
   })
 })

@@ -1,0 +1,69 @@
+/**
+ * The app: the public read API (`/server-api`, src/exports/server-api.ts), the editor's publish
+ * API, the OpenAPI document and the try-it page's fallback, built once here for the Worker
+ * (src/index.ts) and for the bench's variants, so no variant composes the middleware again.
+ * Middleware order matters: compression is outermost, so the log sees the body's own length
+ * before compression drops Content-Length; the observer comes next, so every request is logged
+ * and counted once with its final answer. Each route notes its own event for the log.
+ */
+import { Hono } from 'hono'
+import { rateLimitFlushSeconds, type Env } from './config'
+import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
+import { serverApi } from './exports/server-api'
+import { contentEncoding } from './http/content-encoding'
+import { publicCors } from './http/cors'
+import { errorResponse, failureOf, ServiceFailure } from './http/errors'
+import { observe, routeEvent } from './observability'
+import { serveOpenApi } from './openapi'
+import { editorApi } from './publish/editor-api'
+import { CLIENT_IP_HEADER, clientKey } from './rate-limit/client-key'
+import { rateLimit, type RateLimitOptions } from './rate-limit/middleware'
+import { rateLimitRules } from './rate-limit/rules'
+
+/** The policy of spec 8, from the vars `RATE_LIMIT_SHORT`, `_LONG` and `_FLUSH_SECONDS`. */
+const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
+  rules: rateLimitRules,
+  flushSeconds: rateLimitFlushSeconds,
+}
+
+/** Options of `createApp`. */
+export interface AppOptions {
+  /**
+   * The public endpoint's rate limit: the vars' policy by default; `false` serves it without
+   * one (the bench's measure of what the limiter costs).
+   */
+  rateLimit?: RateLimitOptions | false
+}
+
+/** The whole app, with the rate limit of `options`. */
+export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
+  const limit = options.rateLimit ?? RATE_LIMIT_FROM_VARS
+  // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
+  const app = new Hono<{ Bindings: Env }>({ strict: false })
+
+  app.use('*', contentEncoding())
+  app.use(observe({ clientKey: (c) => clientKey(c.req.header(CLIENT_IP_HEADER)) }))
+
+  app.route(SERVER_API_PATH, serverApi(limit === false ? {} : { rateLimit: rateLimit(limit) }))
+  app.route(EDITOR_API_PATH, editorApi)
+
+  app.use(OPENAPI_PATH, routeEvent('openapi'), publicCors())
+  app.get(OPENAPI_PATH, serveOpenApi)
+
+  // The page is served from the static assets; a request for it reaches the Worker only if they
+  // lack it.
+  app.use(PAGE_PATH, routeEvent('page'))
+
+  // Answered rather than thrown: Hono calls this past the last middleware, where a throw would
+  // skip the observer. The failure goes on the context for the log all the same.
+  app.notFound((c) => {
+    const failure = new ServiceFailure({ reason: 'route_not_found', path: c.req.path })
+    c.error = failure
+    return errorResponse(failure.failure)
+  })
+
+  // The failure and its cause are logged by the observer, from `c.error`; the routes that answer
+  // with CORS add it to this response too (src/http/cors.ts runs after it).
+  app.onError((err) => errorResponse(failureOf(err)))
+  return app
+}
