@@ -1,11 +1,5 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { buildAssets } from './scripts/build-assets.mjs'
-
-// The Workers project reads wrangler.toml, whose [assets] folder the [build] command fills; the
-// plugin does not run that command, so the build runs here first.
-await buildAssets()
-
 export default defineConfig({
   test: {
     // The service logs a JSON line per request (src/observability); tests read them through
@@ -17,7 +11,13 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { PUBLISH_TOKEN: 'test-publish-token' } },
+            miniflare: {
+              bindings: { PUBLISH_TOKEN: 'test-publish-token' },
+              // The Worker's tests do not build the try-it page: the asset server serves its
+              // source folder, whose index.html and _headers are what the build copies (the
+              // page's own tests check the built bundle, web/try-it/test/e2e/page-assets.test.ts).
+              assets: { directory: './web/try-it/src/browser', binding: 'ASSETS' },
+            },
           }),
         ],
         test: {
@@ -38,6 +38,8 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // The try-it page, a package of its own with its own tests.
+      'web/try-it/vitest.config.ts',
     ],
   },
 })

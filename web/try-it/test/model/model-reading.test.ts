@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { modelPartsOf, readModel } from '../../src/try-it/model/model-reading'
-import { FIXTURES } from '../support/fixtures'
+import { modelPartsOf, readModel } from '../../src/model/model-reading'
+import { FIXTURES } from '../fixtures'
 
 describe('modelPartsOf', () => {
   it('keeps only what the model is read from, and reads the same model from it', () => {

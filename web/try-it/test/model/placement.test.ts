@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { readDisplays, type Display } from '../../src/try-it/model/displays'
-import {
-  MAX_DISTANCE_BLOCKS,
-  MAX_DRAWN_DISPLAYS,
-  placeDisplays,
-} from '../../src/try-it/model/placement'
-import { FIXTURES } from '../support/fixtures'
+import { readDisplays, type Display } from '../../src/model/displays'
+import { MAX_DISTANCE_BLOCKS, MAX_DRAWN_DISPLAYS, placeDisplays } from '../../src/model/placement'
+import { FIXTURES } from '../fixtures'
 
 const at = (x: number, scale = 1): Display => ({
   kind: 'block',

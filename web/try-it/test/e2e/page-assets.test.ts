@@ -1,16 +1,26 @@
 /**
- * The try-it page as Workers Static Assets serve it (wrangler.toml [assets], built by
- * scripts/build-assets.mjs): the page, its bundle and the headers of their _headers file.
+ * The try-it page as the service serves it (wrangler.toml [assets], built by build.mjs as
+ * wrangler's `[build]` before `npm start`): the page, its bundle and the headers of their
+ * _headers file, over HTTP.
  */
-import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
-import { BASE } from '../support/helpers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLocalService, type LocalService } from '../../../../test/e2e/local-service'
+
+let service: LocalService
+
+beforeAll(async () => {
+  service = await startLocalService()
+})
+
+afterAll(async () => {
+  await service?.stop()
+})
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 async function page(): Promise<{ response: Response; html: string }> {
-  const response = await env.ASSETS.fetch(`${BASE}/`)
+  const response = await fetch(`${service.url}/`)
   return { response, html: await response.text() }
 }
 
@@ -40,7 +50,7 @@ describe('the try-it page as a static asset', () => {
       [style, 'text/css; charset=utf-8'],
     ]) {
       expect(path).toBeDefined()
-      const response = await env.ASSETS.fetch(`${BASE}${path}`)
+      const response = await fetch(`${service.url}${path}`)
       expect(response.status).toBe(200)
       expect(response.headers.get('Content-Type')).toBe(type)
       expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
@@ -50,17 +60,17 @@ describe('the try-it page as a static asset', () => {
   })
 
   it('answers /index.html with a redirect to /, and a stale bundle name with 404', async () => {
-    const index = await env.ASSETS.fetch(`${BASE}/index.html`, { redirect: 'manual' })
+    const index = await fetch(`${service.url}/index.html`, { redirect: 'manual' })
     expect(index.status).toBe(307)
     expect(index.headers.get('Location')).toBe('/')
-    const stale = await env.ASSETS.fetch(`${BASE}/assets/try-it-000000000000.js`)
+    const stale = await fetch(`${service.url}/assets/try-it-000000000000.js`)
     expect(stale.status).toBe(404)
     await stale.arrayBuffer()
   })
 
   it('revalidates the page with its ETag', async () => {
     const { response } = await page()
-    const again = await env.ASSETS.fetch(`${BASE}/`, {
+    const again = await fetch(`${service.url}/`, {
       headers: { 'If-None-Match': response.headers.get('ETag')! },
     })
     expect(again.status).toBe(304)

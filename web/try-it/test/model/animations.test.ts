@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { readAnimations, readCommand, type Animation } from '../../src/try-it/model/animations'
-import { readDisplays, type Display } from '../../src/try-it/model/displays'
-import { IDENTITY, lerpMatrix, type Matrix } from '../../src/try-it/model/matrix'
-import { buildTimeline } from '../../src/try-it/model/timeline'
-import { FIXTURES } from '../support/fixtures'
+import { readAnimations, readCommand, type Animation } from '../../src/model/animations'
+import { readDisplays, type Display } from '../../src/model/displays'
+import { IDENTITY, lerpMatrix, type Matrix } from '../../src/model/matrix'
+import { buildTimeline } from '../../src/model/timeline'
+import { FIXTURES } from '../fixtures'
 
 function contentOf(name: string): unknown {
   return (JSON.parse(FIXTURES[name]!) as { content: unknown }).content

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { readDisplays, type Display, type ModelReading } from '../../src/try-it/model/displays'
-import { IDENTITY } from '../../src/try-it/model/matrix'
-import { FIXTURES } from '../support/fixtures'
+import { readDisplays, type Display, type ModelReading } from '../../src/model/displays'
+import { IDENTITY } from '../../src/model/matrix'
+import { FIXTURES } from '../fixtures'
 
 function contentOf(name: string): { passengers: string[] } {
   return (JSON.parse(FIXTURES[name]!) as { content: { passengers: string[] } }).content

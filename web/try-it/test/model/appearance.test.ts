@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { boxOf, colorOf } from '../../src/try-it/model/appearance'
-import { readDisplays } from '../../src/try-it/model/displays'
-import { FIXTURES } from '../support/fixtures'
+import { boxOf, colorOf } from '../../src/model/appearance'
+import { readDisplays } from '../../src/model/displays'
+import { FIXTURES } from '../fixtures'
 
 const block = (name: string, properties: Record<string, string> = {}) =>
   boxOf({ kind: 'block', name, properties })

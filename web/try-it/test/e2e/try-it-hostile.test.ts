@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from './chromium'
-import { fixtureExport, publishExport } from './editor-publish'
+import { launchChromium } from '../../../../test/e2e/chromium'
+import { fixtureExport, publishExport } from '../../../../test/e2e/editor-publish'
 import {
   farDisplay,
   longArray,
@@ -19,13 +19,13 @@ import {
   sharedTagAnimation,
   wideTree,
 } from './hostile-exports'
-import { startLocalService, type LocalService } from './local-service'
+import { startLocalService, type LocalService } from '../../../../test/e2e/local-service'
 
 /** Generous: the page aims at under 1 s on a busy two-core machine with software WebGL. */
 const LONGEST_TASK_BOUND_MS = 2_500
 /** How long the page may take to show its result. */
 const RESULT_TIMEOUT_MS = 30_000
-const OUTPUT = new URL('../../test-output/', import.meta.url)
+const OUTPUT = new URL('../../../../test-output/', import.meta.url)
 
 let service: LocalService
 let browser: Browser

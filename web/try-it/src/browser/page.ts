@@ -12,8 +12,7 @@ import {
   RateLimitedError,
   type ExportResult,
   type RateLimitState,
-} from '../../client/index.js'
-import { isPublicationId } from '../../contract/publication-id.js'
+} from 'export-retrieval-service/client'
 import { jsonTree } from './json-tree.js'
 import { clearModel, showModel } from './model-section.js'
 
@@ -54,7 +53,6 @@ async function lookUp(id: string, tag: string): Promise<void> {
   clearInterval(countdown)
   tree.replaceChildren()
   clearModel(model)
-  if (isPublicationId(id)) rememberInAddress(id, tag)
   facts.hidden = true
   show('Fetching…', 'busy')
   button.disabled = true
@@ -65,9 +63,12 @@ async function lookUp(id: string, tag: string): Promise<void> {
       maxWaitSeconds: 0,
       ...(tag === '' ? {} : { tag }),
     })
+    rememberInAddress(id, tag)
     showExport(id, result)
   } catch (error) {
     if (controller.signal.aborted) return
+    // The client refuses a malformed ID before sending it; any other lookup is worth a link.
+    if (!(error instanceof InvalidIdError)) rememberInAddress(id, tag)
     showError(error)
   } finally {
     if (inFlight === controller) button.disabled = false

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readSnbt, SNBT_MAX_DEPTH, type SnbtValue } from '../../src/try-it/model/snbt'
-import { FIXTURES } from '../support/fixtures'
+import { readSnbt, SNBT_MAX_DEPTH, type SnbtValue } from '../../src/model/snbt'
+import { FIXTURES } from '../fixtures'
 
 function value(text: string): SnbtValue {
   const reading = readSnbt(text)

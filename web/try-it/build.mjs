@@ -1,25 +1,25 @@
 #!/usr/bin/env node
-// The try-it page as Workers Static Assets, in build/assets/ (gitignored): index.html and
-// _headers from src/try-it/browser, its script (src/try-it/browser/page.ts with the client and
-// three), the Web Worker that reads its model (model-worker.ts) and its style bundled by esbuild
-// under content-hashed names in /assets/, so the bundle may be cached for a year and the page
-// for five minutes. wrangler runs this as its `[build]
-// command` (`npm start`, `npm run build`, deploy, the bench) and vitest.config.ts before the
-// Workers tests read wrangler.toml. Files are replaced by rename and only when they change, so
-// a build running beside a server that reads them never shows it a half-written file.
+// The try-it page as Workers Static Assets, in dist/ (gitignored): index.html and _headers from
+// src/browser, its script (src/browser/page.ts with the typed client and three), the Web Worker
+// that reads its model (model-worker.ts) and its style bundled by esbuild under content-hashed
+// names in /assets/, so the bundle may be cached for a year and the page revalidated. The
+// service's wrangler.toml runs this as its `[build] command` (`npm start`, `npm run build`,
+// deploy, the bench) and serves dist/ as its `[assets]`. Files are replaced by rename and only
+// when they change, so a build running beside a server that reads them never shows it a
+// half-written file.
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const PAGE = join(ROOT, 'src/try-it/browser')
-export const ASSETS_DIR = join(ROOT, 'build/assets')
+const ROOT = fileURLToPath(new URL('.', import.meta.url))
+const PAGE = join(ROOT, 'src/browser')
+const ASSETS_DIR = join(ROOT, 'dist')
 const BUNDLE_DIR = join(ASSETS_DIR, 'assets')
 
-/** Builds build/assets/; resolves to the names and sizes of the files written there. */
-export async function buildAssets() {
+/** Builds dist/; resolves to the names and sizes of the files written there. */
+async function buildAssets() {
   // The model reader's worker first: the page is bundled with its content-hashed name.
   const worker = (await bundle('model-worker.ts')).outputFiles[0].contents
   const workerName = `assets/${hashed('model-worker', 'js', worker)}`
@@ -49,7 +49,7 @@ function bundle(entry, define = {}) {
   return build({
     absWorkingDir: ROOT,
     entryPoints: [join(PAGE, entry)],
-    tsconfig: join(PAGE, 'tsconfig.json'),
+    tsconfig: join(ROOT, 'tsconfig.json'),
     bundle: true,
     minify: true,
     format: 'iife',
@@ -81,6 +81,6 @@ function writeIfChanged(path, bytes) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { name, bytes } of await buildAssets()) {
-    console.log(`build/assets/${name}  ${bytes.toLocaleString('en')} bytes`)
+    console.log(`dist/${name}  ${bytes.toLocaleString('en')} bytes`)
   }
 }
