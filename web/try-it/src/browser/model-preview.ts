@@ -7,7 +7,7 @@
  * Boxes of the same shape and colour are one InstancedMesh, one draw call for all of them, so
  * tens of thousands of displays stay quick to build and turn. Their dark edges are drawn per
  * display up to MAX_EDGED_DISPLAYS (every real model), and labels up to MAX_LABELS: both cost
- * a draw call or a DOM node each.
+ * a draw call or a DOM node each. What a frame may cost to fill is bounded too (fill-budget.ts).
  */
 import {
   AmbientLight,
@@ -35,6 +35,7 @@ import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer
 import { boxOf, colorOf, type Box } from '../model/appearance.js'
 import type { Display } from '../model/displays.js'
 import type { Matrix } from '../model/matrix.js'
+import { planFill, type FillBatch } from './fill-budget.js'
 
 /** Displays drawn with their dark edges at most; past it, boxes are drawn without. */
 export const MAX_EDGED_DISPLAYS = 2_000
@@ -43,7 +44,7 @@ export const MAX_LABELS = 500
 
 /** A drawn model. */
 export interface Preview {
-  /** Moves every drawn display to its matrix (indexed like all the displays) and redraws. */
+  /** Moves every display to its matrix (indexed like the displays) and redraws. */
   setMatrices(matrices: readonly Matrix[]): void
   /** How many displays are drawn (labels past MAX_LABELS are not). */
   drawnCount: number
@@ -56,14 +57,16 @@ const BACKGROUND = 0xeef1f5
 const FIELD_OF_VIEW_DEGREES = 40
 
 /**
- * Draws the displays at the indexes `drawn` into `host`. Returns why not, in words, when this
- * browser has no WebGL: the caller says so instead of leaving a blank canvas.
+ * Draws `displays` into `host`, and says in `fillNote` when a view leaves boxes out to stay
+ * within the fill budget. Returns why not, in words, when this browser has no WebGL: the caller
+ * says so instead of leaving a blank canvas.
  */
 export function createPreview(
   host: HTMLElement,
   displays: readonly Display[],
-  drawn: readonly number[],
+  fillNote: HTMLElement,
 ): Preview | string {
+  const drawn = displays.map((_, i) => i)
   let renderer: WebGLRenderer
   try {
     // preserveDrawingBuffer: the picture stays readable after it is shown (screenshots, tests).
@@ -78,7 +81,9 @@ export function createPreview(
   canvas.dataset['testid'] = 'model-preview'
   canvas.setAttribute('role', 'img')
   canvas.setAttribute('aria-label', `3D preview of ${drawn.length} displays`)
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2))
+  const pixelRatio = Math.min(window.devicePixelRatio, 2)
+  let resolution = 1
+  renderer.setPixelRatio(pixelRatio)
   const labels = new CSS2DRenderer()
   labels.domElement.className = 'preview-labels'
   host.replaceChildren(canvas, labels.domElement)
@@ -93,6 +98,7 @@ export function createPreview(
   const model = new Group()
   scene.add(model)
   const parts = partsOf(displays, drawn)
+  const batches = parts.flatMap((part) => (part.fill === undefined ? [] : [part.fill]))
   for (const part of parts) model.add(part.object)
   const start = displays.map((d) => d.matrix)
   for (const part of parts) part.place(start)
@@ -102,8 +108,21 @@ export function createPreview(
   fitCamera(camera, controls, boundsOf(displays, drawn))
 
   let pending = 0
+  let width = 1
+  let height = 1
   const draw = () => {
     pending = 0
+    camera.updateMatrixWorld()
+    const plan = planFill(batches, camera, width, height, pixelRatio)
+    if (plan.resolution !== resolution) {
+      resolution = plan.resolution
+      renderer.setPixelRatio(pixelRatio * resolution)
+    }
+    fillNote.hidden = plan.drawnBoxes === plan.allBoxes
+    fillNote.textContent =
+      `This view draws ${plan.drawnBoxes.toLocaleString('en')} of ` +
+      `${plan.allBoxes.toLocaleString('en')} boxes: they cover the picture too many times over ` +
+      'to draw them all at once. Zoom out or turn to see more.'
     renderer.render(scene, camera)
     labels.render(scene, camera)
     if (canvas.dataset['firstRenderMs'] === undefined) {
@@ -115,8 +134,8 @@ export function createPreview(
   }
   controls.addEventListener('change', requestDraw)
   const resize = () => {
-    const width = Math.max(host.clientWidth, 1)
-    const height = Math.max(host.clientHeight, 1)
+    width = Math.max(host.clientWidth, 1)
+    height = Math.max(host.clientHeight, 1)
     renderer.setSize(width, height)
     labels.setSize(width, height)
     camera.aspect = width / height
@@ -155,6 +174,8 @@ interface Part {
   /** How many displays it draws. */
   count: number
   place(matrices: readonly Matrix[]): void
+  /** Boxes drawn as instances, whose fill the budget bounds. */
+  fill?: FillBatch
 }
 
 /** The parts that draw the displays at `drawn`: batched boxes, edges, labels. */
@@ -190,9 +211,17 @@ function boxBatch(box: Box, color: number, members: readonly number[]): Part {
   // Animations move instances past the bounds three would compute once.
   mesh.frustumCulled = false
   const matrix = new Matrix4()
+  const [x0, y0, z0, x1, y1, z1] = box
+  const fill: FillBatch = {
+    mesh,
+    instances: members.length,
+    center: [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2],
+    radius: Math.hypot(x1 - x0, y1 - y0, z1 - z0) / 2,
+  }
   return {
     object: mesh,
     count: members.length,
+    fill,
     place(matrices) {
       for (const [j, i] of members.entries()) {
         const m = matrices[i]

@@ -1,21 +1,22 @@
 /**
  * The model part of the page: how many displays the export holds, its 3D preview and the
- * animation picker. When the model cannot be drawn (no passengers, unreadable SNBT, no WebGL)
- * it says so in words; the JSON tree below stays either way, and there is never a blank canvas.
+ * animation picker. When the model cannot be drawn (no passengers, unreadable SNBT, no WebGL, no
+ * Web Worker to read it) it says so in words; the JSON tree below stays either way, and there is
+ * never a blank canvas.
  */
-import type { Display } from '../model/displays.js'
-import type { ModelRead } from '../model/model-reading.js'
-import { MAX_DRAWN_DISPLAYS, placeDisplays } from '../model/placement.js'
+import { MAX_DRAWN_DISPLAYS } from '../model/placement.js'
+import { problemCount, type Problems } from '../model/problems.js'
+import type { ModelView } from '../model/model-view.js'
 import { animationPlayer } from './animation-player.js'
 import { element } from './dom.js'
-import { startReading, type PendingRead } from './model-reader.js'
+import { startReading, type ModelSource } from './model-reader.js'
 import { createPreview, type Preview } from './model-preview.js'
 
 /** Problems listed at most; the rest are counted. */
 const SHOWN_PROBLEMS = 5
 
 let current: Preview | null = null
-let reading: PendingRead | null = null
+let source: ModelSource | null = null
 
 /**
  * Shows the model of an export's `content` in `section`, replacing what was there: first that it
@@ -28,32 +29,30 @@ export function showModel(section: HTMLElement, content: unknown): void {
   progress.dataset['testid'] = 'model-reading'
   progress.append(element('progress'))
   section.append(progress)
-  const pending = (reading = startReading(content))
-  pending.result.then(
-    (read) => {
-      if (reading !== pending) return
-      reading = null
+  const reading = (source = startReading(content))
+  reading.view.then(
+    (view) => {
+      if (source !== reading) return
       progress.remove()
-      show(section, read)
+      show(section, view, reading)
     },
     (error: unknown) => {
-      if (reading !== pending) return
-      reading = null
+      if (source !== reading) return
       progress.remove()
       failed(section, error)
     },
   )
 }
 
-function show(section: HTMLElement, read: ModelRead): void {
+function show(section: HTMLElement, view: ModelView, reading: ModelSource): void {
   try {
-    drawModel(section, read)
+    drawModel(section, view, reading)
   } catch (error) {
     failed(section, error)
   }
 }
 
-/** A bug or an exhausted browser: still words, never a blank or half-built preview. */
+/** A bug, an exhausted browser or no worker: still words, never a blank or half-built preview. */
 function failed(section: HTMLElement, error: unknown): void {
   clearModel(section)
   section.hidden = false
@@ -63,26 +62,26 @@ function failed(section: HTMLElement, error: unknown): void {
   )
 }
 
-function drawModel(section: HTMLElement, read: ModelRead): void {
-  const reading = read.displays
-  if (!reading.ok) {
-    section.append(message(reading.message))
+function drawModel(section: HTMLElement, view: ModelView, reading: ModelSource): void {
+  if (!view.ok) {
+    section.append(message(view.message))
     return
   }
-  const { animations, problems: animationProblems } = read.animations
-  section.append(summary(reading.displays, animations.length))
+  section.append(summary(view))
   const viewport = element('div', 'viewport')
-  section.append(viewport)
-  const placement = placeDisplays(reading.displays)
-  const preview = createPreview(viewport, reading.displays, placement.drawn)
+  const fillNote = element('p', 'model-fill')
+  fillNote.dataset['testid'] = 'fill-note'
+  fillNote.hidden = true
+  section.append(viewport, fillNote)
+  const preview = createPreview(viewport, view.drawn, fillNote)
   if (typeof preview === 'string') {
     viewport.remove()
     section.append(message(`${preview} The export's content is below.`))
     return
   }
   current = preview
-  if (preview.drawnCount < reading.displays.length) {
-    section.insertBefore(drawnLine(preview.drawnCount, reading.displays.length), viewport)
+  if (preview.drawnCount < view.displayCount) {
+    section.insertBefore(drawnLine(preview.drawnCount, view.displayCount), viewport)
   }
   section.append(
     element(
@@ -91,10 +90,10 @@ function drawModel(section: HTMLElement, read: ModelRead): void {
       'Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan.',
     ),
   )
-  if (animations.length > 0) section.append(animationPlayer(animations, reading.displays, preview))
-  const problems = [...placement.problems, ...reading.problems, ...animationProblems]
-  const more = placement.moreProblems
-  if (problems.length > 0) section.append(problemList(problems, more))
+  if (view.animationCount > 0) {
+    section.append(animationPlayer(view.animationCount, reading, view.drawn, preview))
+  }
+  if (problemCount(view.problems) > 0) section.append(problemList(view.problems))
 }
 
 /** Says how many displays the picture shows when it does not show them all. */
@@ -110,29 +109,25 @@ function drawnLine(drawn: number, all: number): HTMLElement {
   return line
 }
 
-/** Removes the model (a new lookup, or an error). */
+/** Removes the model (a new lookup, or an error), and ends the worker that kept it. */
 export function clearModel(section: HTMLElement): void {
-  reading?.cancel()
-  reading = null
+  source?.close()
+  source = null
   current?.dispose()
   current = null
   section.replaceChildren()
   section.hidden = true
 }
 
-function summary(displays: readonly Display[], animationCount: number): HTMLElement {
-  const counts = { block: 0, item: 0, text: 0 }
-  for (const display of displays) counts[display.kind]++
+function summary(view: Extract<ModelView, { ok: true }>): HTMLElement {
   const line = element('p', 'model-summary')
-  const count = element('strong', undefined, `${displays.length} displays`)
+  const count = element('strong', undefined, `${view.displayCount} displays`)
   count.dataset['testid'] = 'display-count'
-  const parts = Object.entries(counts)
+  const parts = Object.entries(view.kinds)
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${n} ${kind}`)
-  const animationsText =
-    animationCount === 0
-      ? 'no animation'
-      : `${animationCount} animation${animationCount === 1 ? '' : 's'}`
+  const n = view.animationCount
+  const animationsText = n === 0 ? 'no animation' : `${n} animation${n === 1 ? '' : 's'}`
   line.append(count, ` (${parts.join(', ')}), ${animationsText}`)
   return line
 }
@@ -143,9 +138,9 @@ function message(text: string): HTMLElement {
   return note
 }
 
-function problemList(problems: string[], uncounted: number): HTMLElement {
+function problemList(problems: Problems): HTMLElement {
   const box = element('details', 'model-problems')
-  const total = problems.length + uncounted
+  const total = problemCount(problems)
   box.append(
     element(
       'summary',
@@ -154,8 +149,9 @@ function problemList(problems: string[], uncounted: number): HTMLElement {
     ),
   )
   const list = element('ul')
-  for (const problem of problems.slice(0, SHOWN_PROBLEMS))
+  for (const problem of problems.list.slice(0, SHOWN_PROBLEMS)) {
     list.append(element('li', undefined, problem))
+  }
   if (total > SHOWN_PROBLEMS) {
     list.append(element('li', undefined, `and ${total - SHOWN_PROBLEMS} more`))
   }

@@ -15,6 +15,7 @@ import {
 } from 'export-retrieval-service/client'
 import { jsonTree } from './json-tree.js'
 import { clearModel, showModel } from './model-section.js'
+import { nextTask } from './next-task.js'
 
 const form = byId<HTMLFormElement>('lookup')
 const idInput = byId<HTMLInputElement>('id')
@@ -64,7 +65,7 @@ async function lookUp(id: string, tag: string): Promise<void> {
       ...(tag === '' ? {} : { tag }),
     })
     rememberInAddress(id, tag)
-    showExport(id, result)
+    await showExport(id, result, controller.signal)
   } catch (error) {
     if (controller.signal.aborted) return
     // The client refuses a malformed ID before sending it; any other lookup is worth a link.
@@ -75,10 +76,18 @@ async function lookUp(id: string, tag: string): Promise<void> {
   }
 }
 
-function showExport(id: string, result: ExportResult): void {
+/**
+ * Shows the export in steps, each its own task: reading the body (in the client), the tree and
+ * the model's hand-off each take a while for a large export, and inputs are answered between.
+ */
+async function showExport(id: string, result: ExportResult, signal: AbortSignal): Promise<void> {
   show(`Export ${id}`, 'ok')
   showFacts(result.expiresInSeconds, result.rateLimit)
+  await nextTask()
+  if (signal.aborted) return
   tree.replaceChildren(jsonTree('content', result.content))
+  await nextTask()
+  if (signal.aborted) return
   showModel(model, result.content)
 }
 

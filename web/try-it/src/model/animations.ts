@@ -7,6 +7,7 @@
  * selects and the matrix it sets, with its interpolation.
  */
 import { readMatrix, type Matrix } from './matrix'
+import { nameOf, noProblems, noteProblem, type Problems } from './problems'
 import { isCompound, readSnbt } from './snbt'
 
 /** One display's target in a frame: reach `matrix` over `interpolationTicks` from `tick`. */
@@ -37,14 +38,14 @@ export interface Animation {
 
 export interface AnimationsReading {
   animations: Animation[]
-  problems: string[]
+  problems: Problems
 }
 
 const DATA_MERGE = /^\s*\/?data\s+merge\s+entity\s+/
 
 /** Reads every animation of an export's `content`. Never throws; unreadable parts are skipped. */
 export function readAnimations(content: unknown): AnimationsReading {
-  const problems: string[] = []
+  const problems = noProblems()
   const record = (content ?? {}) as {
     datapack?: { anim_keyframes?: unknown }
     meta?: { animations?: unknown }
@@ -72,13 +73,16 @@ function readFrames(
   frames: Record<string, unknown>,
   stepTicks: number,
   animation: string,
-  problems: string[],
+  problems: Problems,
 ): Frame[] {
   const read: Frame[] = []
   for (const [key, commands] of Object.entries(frames)) {
     const index = Number(key)
     if (!Number.isInteger(index) || index < 0 || !Array.isArray(commands)) {
-      problems.push(`Animation ${animation}: frame "${key.slice(0, 40)}" is not a numbered list.`)
+      noteProblem(
+        problems,
+        `Animation ${nameOf(animation)}: frame "${nameOf(key)}" is not a numbered list.`,
+      )
       continue
     }
     const poses: Pose[] = []
@@ -86,7 +90,7 @@ function readFrames(
       if (typeof command !== 'string') continue
       const pose = readCommand(command)
       if (typeof pose === 'string') {
-        problems.push(`Animation ${animation}, frame ${index}: ${pose}.`)
+        noteProblem(problems, `Animation ${nameOf(animation)}, frame ${index}: ${pose}.`)
       } else if (pose !== null) {
         poses.push(pose)
       }

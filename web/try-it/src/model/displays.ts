@@ -7,6 +7,7 @@
  */
 import { IDENTITY, readMatrix, type Matrix } from './matrix'
 import { isCompound, readSnbt, type SnbtCompound, type SnbtValue } from './snbt'
+import { nameOf, noProblems, noteProblem, type Problems } from './problems'
 import { plainText } from './text-component'
 
 export type DisplayKind = 'block' | 'item' | 'text'
@@ -30,7 +31,7 @@ export interface Display {
 
 /** The displays of an export, or why there are none to draw. */
 export type ModelReading =
-  | { ok: true; displays: Display[]; problems: string[] }
+  | { ok: true; displays: Display[]; problems: Problems }
   | { ok: false; reason: 'no_passengers' | 'unreadable' | 'no_displays'; message: string }
 
 const KINDS: Record<string, DisplayKind> = {
@@ -59,7 +60,7 @@ export function readDisplays(content: unknown): ModelReading {
     }
   }
   const displays: Display[] = []
-  const problems: string[] = []
+  const problems = noProblems()
   for (const [i, text] of texts.entries()) {
     const reading = readSnbt(text.trimStart().startsWith('[') ? text : `[${text}]`)
     if (!reading.ok) {
@@ -87,7 +88,7 @@ function collect(
   parent: number | null,
   depth: number,
   displays: Display[],
-  problems: string[],
+  problems: Problems,
 ): void {
   if (!isCompound(entity)) return
   let self = parent
@@ -99,7 +100,7 @@ function collect(
   const riders = entity['Passengers']
   if (!Array.isArray(riders)) return
   if (depth >= MAX_NESTING) {
-    problems.push(`Passengers nested deeper than ${MAX_NESTING} are not shown.`)
+    noteProblem(problems, `Passengers nested deeper than ${MAX_NESTING} are not shown.`)
     return
   }
   for (const rider of riders) collect(rider, self, depth + 1, displays, problems)
@@ -110,7 +111,7 @@ function display(
   entity: SnbtCompound,
   parent: number | null,
   index: number,
-  problems: string[],
+  problems: Problems,
 ): Display {
   const tags = Array.isArray(entity['Tags'])
     ? entity['Tags'].filter((t): t is string => typeof t === 'string')
@@ -118,8 +119,9 @@ function display(
   let matrix = readMatrix(entity['transformation'])
   if (typeof matrix === 'string') {
     if (entity['transformation'] !== undefined) {
-      problems.push(
-        `Display ${index} (${tags[0] ?? 'untagged'}) has ${matrix}; drawn untransformed.`,
+      noteProblem(
+        problems,
+        `Display ${index} (${nameOf(tags[0] ?? 'untagged')}) has ${matrix}; drawn untransformed.`,
       )
     }
     matrix = IDENTITY

@@ -6,6 +6,7 @@
  */
 import { readAnimations, type AnimationsReading } from './animations'
 import { readDisplays, type ModelReading } from './displays'
+import { noProblems } from './problems'
 
 /** What was read: the displays (or why none), and the animations with their problems. */
 export interface ModelRead {
@@ -28,7 +29,9 @@ export function modelPartsOf(content: unknown): unknown {
 /** Reads the model of `content` (or of its model parts). Never throws. */
 export function readModel(content: unknown): ModelRead {
   const displays = readDisplays(content)
-  const animations = displays.ok ? readAnimations(content) : { animations: [], problems: [] }
+  const animations = displays.ok
+    ? readAnimations(content)
+    : { animations: [], problems: noProblems() }
   return { displays, animations }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Display } from './displays'
 import type { Matrix } from './matrix'
+import { nameOf, noProblems, noteProblem, type Problems } from './problems'
 
 /**
  * Displays drawn at most; the page says how many it drew of how many. Where WebGL runs in
@@ -18,33 +19,27 @@ export const MAX_DRAWN_DISPLAYS = 5_000
 export const MAX_DISTANCE_BLOCKS = 1_000
 /** A display scaled or sheared beyond this (any element of its 3x3 part) is left out. */
 export const MAX_LINEAR_ELEMENT = 1_000
-/** Problems kept in words; the rest are counted (each display could have one). */
-const MAX_PROBLEMS = 100
 
 /** The displays to draw (indexes, in order), how many could have been, and what was left out. */
 export interface Placement {
   drawn: number[]
   /** Displays that could be drawn, before the cap. */
   placeable: number
-  problems: string[]
-  /** Problems beyond those in `problems`. */
-  moreProblems: number
+  /** Displays left out, in words (each display could have one, so they are bounded). */
+  problems: Problems
 }
 
 /** Chooses the displays to draw. */
 export function placeDisplays(displays: readonly Display[]): Placement {
   const middle = medianTranslation(displays)
-  const placement: Placement = { drawn: [], placeable: 0, problems: [], moreProblems: 0 }
+  const placement: Placement = { drawn: [], placeable: 0, problems: noProblems() }
   for (const [i, display] of displays.entries()) {
     const fault = faultOf(display.matrix, middle)
     if (fault !== null) {
-      if (placement.problems.length < MAX_PROBLEMS) {
-        placement.problems.push(
-          `Display ${i} (${display.tags[0] ?? 'untagged'}) ${fault}; left out of the picture.`,
-        )
-      } else {
-        placement.moreProblems++
-      }
+      noteProblem(
+        placement.problems,
+        `Display ${i} (${nameOf(display.tags[0] ?? 'untagged')}) ${fault}; left out of the picture.`,
+      )
       continue
     }
     placement.placeable++

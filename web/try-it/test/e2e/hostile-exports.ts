@@ -85,3 +85,38 @@ export function farDisplay(distance: string): string {
     ],
   })
 }
+
+/**
+ * `count` displays at one spot, each scaled by `scale`: every box covers the same pixels, so a
+ * frame shades each of them `count` times (fill rate, not geometry).
+ */
+export function stackedBoxes(count: number, scale = 1): string {
+  const m = [scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1]
+  // Unscaled, the shortest display there is: no block state, no transformation (the identity).
+  const one =
+    scale === 1 ? '{id:"minecraft:block_display"}' : blockDisplay('minecraft:stone', m, 's')
+  return document({ passengers: [Array.from({ length: count }, () => one).join(',')] })
+}
+
+/** One display and `count` animations, each of one empty frame: the picker's worst case. */
+export function manyAnimations(count: number): string {
+  const keyframes: Record<string, Record<string, string[]>> = {}
+  for (let i = 0; i < count; i++) keyframes[`a${i}`] = { 0: [] }
+  return document({
+    passengers: [blockDisplay('minecraft:stone', translation(0, 0, 0), 'a')],
+    datapack: { anim_keyframes: keyframes },
+  })
+}
+
+/**
+ * An animation whose key is `keyChars` long, with `frames` frames each holding an unreadable
+ * command: one problem per frame, each naming the animation.
+ */
+export function longKeyProblems(keyChars: number, frames: number): string {
+  const keyframes: Record<string, string[]> = {}
+  for (let f = 0; f < frames; f++) keyframes[String(f)] = ['data merge entity @e[tag=a] {x:']
+  return document({
+    passengers: [blockDisplay('minecraft:stone', translation(0, 0, 0), 'a')],
+    datapack: { anim_keyframes: { ['k'.repeat(keyChars)]: keyframes } },
+  })
+}

@@ -30,7 +30,7 @@ describe('readAnimations on the real exports', () => {
       datapack: { anim_keyframes: Record<string, Record<string, string[]>> }
     }
     const { animations, problems } = readAnimations(content)
-    expect(problems).toEqual([])
+    expect(problems).toEqual({ list: [], more: 0 })
     expect(animations).toHaveLength(1)
     const [animation] = animations as [Animation]
     expect(animation).toMatchObject({ key, name: title, durationTicks, stepTicks: 2 })
@@ -78,8 +78,11 @@ describe('readAnimations on the real exports', () => {
       { key: 'walk', name: 'walk', stepTicks: 1, durationTicks: 4 },
     ])
     expect(animations[0]?.frames.map((f) => f.tick)).toEqual([0, 3])
-    expect(problems).toEqual(['Animation walk: frame "x" is not a numbered list.'])
-    expect(readAnimations(null)).toEqual({ animations: [], problems: [] })
+    expect(problems).toEqual({
+      list: ['Animation walk: frame "x" is not a numbered list.'],
+      more: 0,
+    })
+    expect(readAnimations(null)).toEqual({ animations: [], problems: { list: [], more: 0 } })
     expect(readAnimations({ datapack: { anim_keyframes: 'nope' } }).animations).toEqual([])
   })
 })

@@ -42,7 +42,7 @@ describe('readDisplays on the real exports (fixtures/README.md)', () => {
       expect(d.parent).toBeNull()
     }
     if (!readDisplays(content).ok) throw new Error('unreachable')
-    expect((readDisplays(content) as { problems: string[] }).problems).toEqual([])
+    expect(readDisplays(content)).toMatchObject({ problems: { list: [], more: 0 } })
   })
 
   it('reads block names and properties, item ids and the first display exactly', () => {
@@ -123,12 +123,14 @@ describe('readDisplays on other shapes', () => {
     expect(reading).toMatchObject({
       ok: true,
       displays: [{ matrix: IDENTITY }],
-      problems: ['Display 0 (t_0) has a transformation of 3 numbers, not 16; drawn untransformed.'],
+      problems: {
+        list: ['Display 0 (t_0) has a transformation of 3 numbers, not 16; drawn untransformed.'],
+      },
     })
     const strings = readDisplays({ passengers: [ENTITY(`transformation:[${'"a",'.repeat(16)}],`)] })
     expect(strings).toMatchObject({
       ok: true,
-      problems: [expect.stringContaining('not all numbers')],
+      problems: { list: [expect.stringContaining('not all numbers')] },
     })
   })
 
@@ -161,7 +163,7 @@ describe('readDisplays on other shapes', () => {
     const reading = readDisplays({ passengers: [entity] })
     expect(reading).toMatchObject({
       ok: true,
-      problems: [expect.stringContaining('deeper than 64')],
+      problems: { list: [expect.stringContaining('deeper than 64')] },
     })
     expect(displaysOf(reading)).toHaveLength(65)
   })

@@ -18,7 +18,7 @@ describe('modelPartsOf', () => {
     (content) => {
       const read = readModel(modelPartsOf(content))
       expect(read.displays).toMatchObject({ ok: false, reason: 'no_passengers' })
-      expect(read.animations).toEqual({ animations: [], problems: [] })
+      expect(read.animations).toEqual({ animations: [], problems: { list: [], more: 0 } })
     },
   )
 })

@@ -21,7 +21,7 @@ describe('placeDisplays', () => {
       if (!reading.ok) throw new Error(reading.message)
       const placement = placeDisplays(reading.displays)
       expect(placement.drawn, name).toEqual(reading.displays.map((_, i) => i))
-      expect(placement.problems, name).toEqual([])
+      expect(placement.problems, name).toEqual({ list: [], more: 0 })
     }
   })
 
@@ -34,8 +34,8 @@ describe('placeDisplays', () => {
   ])('leaves out a display %s beside a near one, and says why', (_, far) => {
     const placement = placeDisplays([at(0.5), far])
     expect(placement.drawn).toEqual([0])
-    expect(placement.problems).toHaveLength(1)
-    expect(placement.problems[0]).toMatch(/^Display 1 \(x.*\) .*; left out of the picture\.$/)
+    expect(placement.problems.list).toHaveLength(1)
+    expect(placement.problems.list[0]).toMatch(/^Display 1 \(x.*\) .*; left out of the picture\.$/)
   })
 
   it('keeps a model far from the origin, and displays within the bound of its middle', () => {
