@@ -108,6 +108,19 @@ describe('the try-it page', () => {
     expect(problems).toEqual([])
   })
 
+  it('shows an error with its status, code and message, and still keeps the lookup in the address', async () => {
+    await page.goto(`${proxy.url}/?id=999999&tag=x`)
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toMatch(/^HTTP 404 not_found: \S.*/)
+    expect(new URL(page.url()).search).toBe('?id=999999&tag=x')
+    expect(await page.locator('#rate-limit').innerText()).toContain(
+      `short: ${LIMIT - 1} of ${LIMIT}`,
+    )
+    // Chromium logs the page's own 404 as a failed resource load; nothing else.
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([])
+  })
+
   it('shows a 429 with its wait and the spent quota', async () => {
     for (let i = 0; i < LIMIT; i++) await (await fetch(exportUrl('999999'))).arrayBuffer()
     await page.getByLabel('Publication ID').fill(exportId)
@@ -240,6 +253,21 @@ describe('the model preview', () => {
     await page.goto(`${proxy.url}/?id=${id}`)
     await page.locator('#tree .json-tree').waitFor()
     expect(await page.getByTestId('model-message').textContent()).toContain(words)
+    expect(await page.locator('canvas').count()).toBe(0)
+    expect(problems).toEqual([])
+  })
+
+  it('refuses to preview in words when the browser cannot run the model reader in a worker', async () => {
+    await page.addInitScript(() => {
+      // No Web Worker: the model would have to be read on the page's thread.
+      delete (window as { Worker?: unknown }).Worker
+    })
+    const { id } = await publishExport(service, fixtureExport('reading-41-displays'))
+    await page.goto(`${proxy.url}/?id=${id}&tag=x`)
+    await page.locator('#tree .json-tree').waitFor()
+    await expect
+      .poll(() => page.getByTestId('model-message').textContent())
+      .toContain('cannot read the model in the background (no Web Worker)')
     expect(await page.locator('canvas').count()).toBe(0)
     expect(problems).toEqual([])
   })

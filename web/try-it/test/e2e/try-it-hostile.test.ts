@@ -166,6 +166,10 @@ describe('the try-it page with a hostile export', () => {
   it('draws 5,000 displays stacked at one spot, a 165 KB export', async () => {
     const page = await open('5,000 boxes at one spot', stackedBoxes(5_000), drawn)
     expect(await page.getByTestId('display-count').textContent()).toBe('5000 displays')
+    // They cover the same pixels thousands of times over: the view draws some, and says so.
+    expect(await page.getByTestId('fill-note').textContent()).toMatch(
+      /^This view draws \d[\d,]* of 5,000 boxes/,
+    )
     // Turning the view (a drag across the canvas) is answered as quickly.
     const probe = probeInputs(page)
     const canvas = page.getByTestId('model-preview')
