@@ -1,7 +1,8 @@
 /**
- * Reads what an error response says (spec 7): `{"error": {...}}` from this service,
- * `{"error": "..."}` from others, and anything at all (an HTML 502 page, an empty body) from
- * the infrastructure in between.
+ * Reads what an error response says. Both forms the API contract allows: `{"error": "<message>",
+ * "code": ..., ...}` (this service, except on 429; the editor's original service without `code`)
+ * and `{"error": {"code", "message", "retryAfterSeconds"}}` (this service's 429); and anything at
+ * all (an HTML 502 page, an empty body) from the infrastructure in between.
  */
 
 /** An error body longer than this is cut: it is kept for diagnostics, not for parsing. */
@@ -25,14 +26,19 @@ export function readErrorBody(text: string): ErrorBody {
     return none
   }
   const error = fieldOf(parsed, 'error')
-  if (typeof error === 'string') return { ...none, message: error }
+  // The string form keeps its other fields beside `error`, the object form inside it.
+  if (typeof error === 'string') return { ...fieldsOf(parsed), message: error }
   if (!isRecord(error)) return none
-  const code = fieldOf(error, 'code')
   const message = fieldOf(error, 'message')
-  const retry = fieldOf(error, 'retryAfterSeconds')
+  return { ...fieldsOf(error), message: typeof message === 'string' ? message : null }
+}
+
+/** `code` and `retryAfterSeconds` of the object that holds them, when well-typed. */
+function fieldsOf(holder: unknown): Omit<ErrorBody, 'message'> {
+  const code = fieldOf(holder, 'code')
+  const retry = fieldOf(holder, 'retryAfterSeconds')
   return {
     code: typeof code === 'string' ? code : null,
-    message: typeof message === 'string' ? message : null,
     retryAfterSeconds:
       typeof retry === 'number' && Number.isSafeInteger(retry) && retry >= 0 ? retry : null,
   }

@@ -54,8 +54,10 @@ export const MAX_TAG_LENGTH = 100
 export const DEFAULT_TAG = 'model'
 
 /**
- * The error catalogue: every `error.code` a response body may carry and its HTTP status. Codes
- * with `retry` come with `Retry-After` and `error.retryAfterSeconds`.
+ * The error catalogue: every `code` an error body may carry and its HTTP status. Codes with
+ * `retry` come with `Retry-After` and a `retryAfterSeconds` field. Every body but the 429's is
+ * `{"error": "<message>", "code": ..., ...}`; the 429's is `{"error": {"code", "message",
+ * "retryAfterSeconds"}}` (src/http/errors.ts).
  */
 export const ERROR_CODES = {
   invalid_id: { status: 400 },

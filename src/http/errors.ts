@@ -45,9 +45,10 @@ export class ServiceFailure extends Error {
 export interface PublicError {
   status: ErrorStatus
   code: ErrorCode
+  /** Plain text: no control, format (bidirectional, zero-width) or separator characters. */
   message: string
   headers?: Record<string, string>
-  /** Extra fields of the `error` object, beside `code` and `message`. */
+  /** Extra fields of the body, beside `code` and the message. */
   details?: Record<string, unknown>
 }
 
@@ -133,16 +134,28 @@ export function toPublicError(failure: Failure): PublicError {
   }
 }
 
-/** A public error with the catalogue's status for `code`. */
+/**
+ * Control, format and separator characters. Messages quote input (a JSON parser's complaint, a
+ * field's value); a bidirectional override or a line break from it would make the sentence a
+ * user reads, or a log line, say something else.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu
+
+/** The text with every unprintable character replaced by U+FFFD. */
+function plainText(text: string): string {
+  return text.replace(UNPRINTABLE, '\uFFFD')
+}
+
+/** A public error with the catalogue's status for `code`; its message made plain text. */
 function publicError(
   code: ErrorCode,
   message: string,
   extra: Pick<PublicError, 'headers' | 'details'> = {},
 ): PublicError {
-  return { status: ERROR_CODES[code].status, code, message, ...extra }
+  return { status: ERROR_CODES[code].status, code, message: plainText(message), ...extra }
 }
 
-/** A public error that asks to retry: `Retry-After` and `error.retryAfterSeconds` agree. */
+/** A public error that asks to retry: `Retry-After` and the body's `retryAfterSeconds` agree. */
 function retryLater(code: RetryCode, message: string, retryAfterSeconds: number): PublicError {
   return publicError(code, message, {
     headers: { [RETRY_AFTER_HEADER]: String(retryAfterSeconds) },
@@ -156,14 +169,25 @@ type RetryCode = {
 }[ErrorCode]
 
 /**
- * The JSON error response of a failure: `{ "error": { code, message, ... } }`, never cached. Its
- * Content-Length is set, so that a HEAD, whose body is dropped, still carries the GET's.
+ * The JSON body of a public error. A 429 keeps the spec's object, `{"error": {code, message,
+ * retryAfterSeconds}}` (spec rule: `error.retryAfterSeconds`). Every other error is
+ * `{"error": message, code, ...details}`: the string form the editor's original service sends,
+ * which plugins in the wild map onto a `String error` field and fail on an object.
+ */
+function errorBody(error: PublicError): Record<string, unknown> {
+  if (error.code === 'rate_limited') {
+    return { error: { code: error.code, message: error.message, ...error.details } }
+  }
+  return { error: error.message, code: error.code, ...error.details }
+}
+
+/**
+ * The JSON error response of a failure, never cached. Its Content-Length is set, so that a HEAD,
+ * whose body is dropped, still carries the GET's.
  */
 export function errorResponse(failure: Failure): Response {
   const error = toPublicError(failure)
-  const body = new TextEncoder().encode(
-    JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } }),
-  )
+  const body = new TextEncoder().encode(JSON.stringify(errorBody(error)))
   return new Response(body, {
     status: error.status,
     headers: {

@@ -213,26 +213,38 @@ export const SCHEMAS: Record<string, Schema> = {
   Error: {
     type: 'object',
     description:
-      'Every error this service sends has the object form. Spec 7 rule 2 lets an error carry a string instead, so clients accept both; bodies from the infrastructure in front of the service may be empty or not JSON at all.',
-    required: ['error'],
+      "Every error but 429: `error` is the message for people, `code` and any other fields sit beside it. The string form is the one the editor's original service sends, and the one plugins written against it read. Bodies from the infrastructure in front of the service may be empty or not JSON at all.",
+    required: ['error', 'code'],
     properties: {
-      error: {
-        oneOf: [{ $ref: '#/components/schemas/ErrorObject' }, { type: 'string' }],
-      },
-    },
-  },
-  ErrorObject: {
-    type: 'object',
-    required: ['code', 'message'],
-    properties: {
+      error: { type: 'string', description: 'For people; may change. Plain text.' },
       code: { type: 'string', description: 'Stable, machine-readable.' },
-      message: { type: 'string', description: 'For people; may change.' },
       retryAfterSeconds: {
         type: 'integer',
         minimum: 1,
         description: `Present when retrying later can succeed; equals \`${RETRY_AFTER_HEADER}\`.`,
       },
       limitBytes: { type: 'integer', minimum: 1, description: 'On `too_large`: the limit.' },
+    },
+  },
+  RateLimitedError: {
+    type: 'object',
+    description:
+      'The 429 body: `error` is an object, whose `retryAfterSeconds` the API contract requires.',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'retryAfterSeconds'],
+        properties: {
+          code: { const: 'rate_limited' },
+          message: { type: 'string', description: 'For people; may change. Plain text.' },
+          retryAfterSeconds: {
+            type: 'integer',
+            minimum: 1,
+            description: `Equals \`${RETRY_AFTER_HEADER}\`.`,
+          },
+        },
+      },
     },
   },
 }
@@ -247,12 +259,16 @@ export const SECURITY_SCHEMES = {
   },
 }
 
-/** The error body of a response, narrowed to the codes it can carry. */
+/** The error body of a response, narrowed to the codes it can carry (429 has a shape of its own). */
 export function errorSchema(codes: ErrorCode[]): Schema {
-  const error: Schema = { properties: { code: { enum: codes } } }
+  if (codes.includes('rate_limited')) {
+    if (codes.length > 1) throw new Error('rate_limited has a body of its own; describe it alone')
+    return { $ref: '#/components/schemas/RateLimitedError' }
+  }
+  const narrowed: Schema = { properties: { code: { enum: codes } } }
   // Codes that ask for a retry carry `retryAfterSeconds` (and `Retry-After`).
-  if (codes.some((code) => 'retry' in ERROR_CODES[code])) error.required = ['retryAfterSeconds']
-  return { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error } }] }
+  if (codes.some((code) => 'retry' in ERROR_CODES[code])) narrowed.required = ['retryAfterSeconds']
+  return { allOf: [{ $ref: '#/components/schemas/Error' }, narrowed] }
 }
 
 /** The response headers object of an operation's response, from the header names. */

@@ -70,6 +70,24 @@ describe('error bodies', () => {
     expect(error).toMatchObject({ status: 404, code: null, message: 'HTTP 404: Not found' })
   })
 
+  it('reads the string form with its code and retry delay beside it, as the service sends', async () => {
+    const body = '{"error":"Storage is unavailable.","code":"unavailable","retryAfterSeconds":7}'
+    const error = await failureOf(
+      getExport('123456', {
+        baseUrl: BASE,
+        fetch: fakeFetch(answer(503, body)),
+        maxWaitSeconds: 0,
+      }),
+    )
+    expect(error).toBeInstanceOf(ExportHttpError)
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'unavailable',
+      retryAfterSeconds: 7,
+      message: 'HTTP 503: Storage is unavailable.',
+    })
+  })
+
   it('reads an error given as an object', async () => {
     const body = '{"error":{"code":"expired","message":"It expired.","extra":1}}'
     const error = await failureOf(

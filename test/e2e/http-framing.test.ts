@@ -197,7 +197,7 @@ describe('an Accept-Encoding that refuses identity and offers nothing supported'
     const headers = { 'Accept-Encoding': 'identity;q=0' }
     const missing = await send('GET', '/server-api?id=999999', headers)
     expect(missing.status).toBe(404)
-    expect(JSON.parse(missing.body.toString('utf8')).error.code).toBe('not_found')
+    expect(JSON.parse(missing.body.toString('utf8')).code).toBe('not_found')
     expect(missing.headers['access-control-allow-origin']).toBe('*')
     const preflight = await send('OPTIONS', '/server-api?id=999999', {
       ...headers,
@@ -295,7 +295,7 @@ describe('methods', () => {
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
       expect(res.headers['allow']).toBe('GET, HEAD, OPTIONS')
       expect(res.headers['access-control-allow-origin']).toBe('*')
-      expect(JSON.parse(res.body.toString('utf8')).error.code).toBe('method_not_allowed')
+      expect(JSON.parse(res.body.toString('utf8')).code).toBe('method_not_allowed')
     }
   })
 

@@ -100,7 +100,7 @@ describe('npm start with SIMULATED_KV_LAG_SECONDS', () => {
     await sleepUntil(publishedAt.at(-1)! + (GRACE_SECONDS + 0.5) * 1000)
     const between = await fetch(`${service.url}/server-api?id=${ids.at(-1)}`)
     expect(between.status).toBe(503)
-    expect(((await between.json()) as { error: { code: string } }).error.code).toBe('not_ready')
+    expect(((await between.json()) as { code: string }).code).toBe('not_ready')
 
     await sleepUntil(publishedAt.at(-1)! + (LAG_SECONDS + 1) * 1000)
     for (const [i, id] of ids.entries()) {

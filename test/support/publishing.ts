@@ -47,12 +47,32 @@ export async function published(
   return res.json<Published>()
 }
 
-/** The `error` object of a JSON error response. */
-export async function errorOf(
-  res: Response,
-): Promise<{ code: string; message: string; retryAfterSeconds?: number }> {
-  const body = await res.json<{
-    error: { code: string; message: string; retryAfterSeconds?: number }
-  }>()
-  return body.error
+/** What an error response says, in either of its forms. */
+export interface ErrorFields {
+  code: string
+  message: string
+  retryAfterSeconds?: number
+  [field: string]: unknown
+}
+
+/**
+ * The fields of a JSON error response, after checking its form: a 429 carries the object
+ * `{"error": {code, message, retryAfterSeconds}}`, every other error `{"error": "<message>",
+ * "code": ..., ...}` with its fields at the top level.
+ */
+export async function errorOf(res: Response): Promise<ErrorFields> {
+  const body = await res.json<Record<string, unknown>>()
+  const { error, ...rest } = body
+  if (res.status === 429) {
+    if (typeof error !== 'object' || error === null) {
+      throw new Error(`a 429 body must carry an error object: ${JSON.stringify(body)}`)
+    }
+    return error as ErrorFields
+  }
+  if (typeof error !== 'string' || typeof rest.code !== 'string') {
+    throw new Error(
+      `a ${res.status} body must carry a string error and a code: ${JSON.stringify(body)}`,
+    )
+  }
+  return { ...rest, code: rest.code, message: error }
 }
