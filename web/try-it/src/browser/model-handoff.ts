@@ -2,8 +2,8 @@
  * Handing the model's parts to the Web Worker without freezing the page. `postMessage` copies
  * what it sends in one go on the page's thread: the animations of a 19 MB export (a million of
  * them) took 0.8 s to copy there. So large lists and objects go in slices of SLICE_ENTRIES
- * entries, one message each, with a pause between them in which the page answers its inputs;
- * the worker puts them back together (model-assembly.ts).
+ * entries, one message each, with a pause every few milliseconds in which the page answers its
+ * inputs; the worker puts them back together (model-assembly.ts).
  */
 import type { ModelField, ModelQuestion } from './model-protocol.js'
 

@@ -15,7 +15,7 @@ import { modelPartsOf } from '../model/model-reading.js'
 import type { ModelView } from '../model/model-view.js'
 import { sliceModelParts } from './model-handoff.js'
 import type { ModelAnswer, ModelQuestion } from './model-protocol.js'
-import { nextTask } from './next-task.js'
+import { taskPacer } from './next-task.js'
 
 /** The worker's bundle, named with its content hash by build.mjs. */
 declare const MODEL_WORKER_URL: string
@@ -87,8 +87,9 @@ export function startReading(content: unknown): ModelSource {
       anim_keyframes: parts.datapack.anim_keyframes,
       animations: parts.meta.animations,
     })
+    const pacer = taskPacer()
     for (const slice of slices) {
-      await nextTask()
+      await pacer.pause()
       if (closed) break
       worker.postMessage({ ...slice, id: -1 })
     }

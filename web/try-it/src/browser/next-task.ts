@@ -1,7 +1,34 @@
 /**
- * A pause until the page's next task, in which it handles what waits (inputs, rendering): long
+ * Pauses until the page's next task, in which it handles what waits (inputs, rendering): long
  * work split at these points never holds an input up for longer than one of its pieces.
  */
+
+/** Work done in one task at most before a pause, in milliseconds. */
+const TASK_BUDGET_MS = 10
+
+const channel = new MessageChannel()
+const waiting: (() => void)[] = []
+channel.port1.onmessage = () => waiting.shift()?.()
+
+/**
+ * A pause until the next task. A message, not `setTimeout`, which browsers stretch to 4 ms once
+ * timers nest.
+ */
 export function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0))
+  return new Promise((resolve) => {
+    waiting.push(resolve)
+    channel.port2.postMessage(null)
+  })
+}
+
+/** Pauses only once TASK_BUDGET_MS have passed since the last pause: small work runs at once. */
+export function taskPacer(): { pause(): Promise<void> } {
+  let since = performance.now()
+  return {
+    async pause() {
+      if (performance.now() - since < TASK_BUDGET_MS) return
+      await nextTask()
+      since = performance.now()
+    },
+  }
 }
