@@ -1,62 +1,48 @@
 /**
- * A JSON value as a tree of `<details>`: objects and arrays collapse, leaves show their value.
- * Children are built when a node is first opened, and then PAGE_SIZE at a time behind a "Show
- * more" button, so the DOM holds a few thousand nodes whatever the export: an array of 500,000
- * numbers once built two million nodes at once. Text goes in through `textContent` only, never
- * as HTML.
+ * An export's content as a tree of `<details>`: objects and arrays collapse, leaves show their
+ * value. The content itself stays in the Web Worker that fetched it; the tree is drawn from its
+ * outline (json-outline.ts), and a branch asks the worker for its children when first opened,
+ * then PAGE_SIZE at a time behind a "Show more" button. So the DOM holds a few thousand nodes
+ * whatever the export, and the page's thread never walks the whole of it. Text goes in through
+ * `textContent` only, never as HTML.
  */
 import { element } from './dom.js'
+import { PAGE_SIZE, type OutlineNode, type OutlinePath } from './json-outline.js'
 
-/** Strings longer than this show their start; the whole string is one click away. */
-export const LONG_STRING_CHARS = 160
-/** Nodes this deep or shallower start open... */
-const OPEN_DEPTH = 1
-/** ...while the children they show add up to at most this many. */
-const OPENED_CHILDREN = 1_000
-/** Children built at a time. */
-export const PAGE_SIZE = 200
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-
-/** The tree of `value`, its root labelled `label`. */
-export function jsonTree(label: string, value: unknown): HTMLElement {
-  const root = element('div', 'json-tree')
-  root.append(node(label, value as Json, 0, { children: OPENED_CHILDREN }))
-  return root
+/** What the tree asks of the worker that holds the content. */
+export interface TreeSource {
+  children(path: OutlinePath, from: number): Promise<OutlineNode[]>
+  text(path: OutlinePath): Promise<string>
 }
 
-/** How many more children branches may show by starting open. */
-interface OpenBudget {
-  children: number
+/** The tree whose root is `root`. */
+export function jsonTree(root: OutlineNode, source: TreeSource): HTMLElement {
+  const tree = element('div', 'json-tree')
+  tree.append(node(root, source))
+  return tree
 }
 
-function node(label: string, value: Json, depth: number, budget: OpenBudget): HTMLElement {
-  if (value === null || typeof value !== 'object') return leaf(label, value)
-  const keys = Array.isArray(value) ? null : Object.keys(value)
-  const count = keys === null ? (value as Json[]).length : keys.length
-  if (count === 0) return leaf(label, value)
-  const childAt = (i: number): [string, Json] =>
-    keys === null
-      ? [String(i), (value as Json[])[i]!]
-      : [keys[i]!, (value as Record<string, Json>)[keys[i]!]!]
+function node(outline: OutlineNode, source: TreeSource): HTMLElement {
+  if (outline.kind === 'leaf') return leaf(outline, source)
+  const { count, path } = outline
   const branch = element('details', 'branch')
   const summary = element('summary')
-  summary.append(keyOf(label), element('span', 'meta', sizeOf(count, keys === null)))
+  summary.append(keyOf(outline.key), element('span', 'meta', sizeOf(count, outline.array)))
   branch.append(summary)
   let list: HTMLElement | null = null
   let shown = 0
   const more = element('button', 'more')
   more.type = 'button'
-  const showMore = () => {
+  const add = (children: OutlineNode[]) => {
     list ??= branch.appendChild(element('ul'))
-    const end = Math.min(shown + PAGE_SIZE, count)
-    for (; shown < end; shown++) {
-      const [key, child] = childAt(shown)
+    for (const child of children) {
       const item = element('li')
-      item.append(node(key, child, depth + 1, budget))
+      item.append(node(child, source))
       list.append(item)
     }
-    if (shown < count) {
+    shown += children.length
+    if (shown < count && children.length > 0) {
+      more.disabled = false
       more.textContent =
         `Show ${Math.min(PAGE_SIZE, count - shown)} more ` +
         `(${shown.toLocaleString('en')} of ${count.toLocaleString('en')} shown)`
@@ -65,33 +51,60 @@ function node(label: string, value: Json, depth: number, budget: OpenBudget): HT
       more.remove()
     }
   }
+  let asking = false
+  const showMore = () => {
+    if (asking) return
+    asking = true
+    list ??= branch.appendChild(element('ul'))
+    more.disabled = true
+    more.textContent = 'Loading…'
+    source.children(path, shown).then(
+      (children) => {
+        asking = false
+        add(children)
+      },
+      () => {
+        asking = false
+        more.remove()
+      },
+    )
+  }
   more.addEventListener('click', showMore)
   branch.addEventListener('toggle', () => branch.open && list === null && showMore())
-  const firstPage = Math.min(PAGE_SIZE, count)
-  if (depth <= OPEN_DEPTH && (depth === 0 || budget.children >= firstPage)) {
-    budget.children -= firstPage
-    showMore()
+  if (outline.children !== undefined) {
+    add(outline.children)
     branch.open = true
   }
   return branch
 }
 
-/** A scalar, or an empty object or array, on one line. */
-function leaf(label: string, value: Json): HTMLElement {
+/** A scalar, or an empty object or array, on one line; a long string opens to show more. */
+function leaf(outline: Extract<OutlineNode, { kind: 'leaf' }>, source: TreeSource): HTMLElement {
   const row = element('div', 'leaf')
-  row.append(keyOf(label))
-  if (typeof value === 'string' && value.length > LONG_STRING_CHARS) {
-    const long = element('details', 'long')
-    const summary = element('summary')
-    summary.append(
-      element('span', 'string', JSON.stringify(value.slice(0, LONG_STRING_CHARS)) + '…'),
-      element('span', 'meta', `${value.length.toLocaleString('en')} characters`),
-    )
-    long.append(summary, element('pre', 'string', JSON.stringify(value)))
-    row.append(long)
-  } else {
-    row.append(element('span', value === null ? 'null' : typeof value, JSON.stringify(value)))
+  row.append(keyOf(outline.key))
+  const { long } = outline
+  if (long === undefined) {
+    row.append(element('span', outline.type, outline.text))
+    return row
   }
+  const details = element('details', 'long')
+  const summary = element('summary')
+  summary.append(
+    element('span', 'string', outline.text),
+    element('span', 'meta', `${long.chars.toLocaleString('en')} characters`),
+  )
+  const whole = element('pre', 'string', 'Loading…')
+  details.append(summary, whole)
+  let asked = false
+  details.addEventListener('toggle', () => {
+    if (!details.open || asked) return
+    asked = true
+    source.text(long.path).then(
+      (text) => (whole.textContent = text),
+      () => (whole.textContent = 'The worker holding the content has stopped.'),
+    )
+  })
+  row.append(details)
   return row
 }
 

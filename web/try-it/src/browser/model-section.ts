@@ -1,7 +1,7 @@
 /**
  * The model part of the page: how many displays the export holds, its 3D preview and the
- * animation picker. When the model cannot be drawn (no passengers, unreadable SNBT, no WebGL, no
- * Web Worker to read it) it says so in words; the JSON tree below stays either way, and there is
+ * animation picker. When the model cannot be drawn (no passengers, unreadable SNBT, no WebGL, a
+ * worker that failed reading it) it says so in words; the JSON tree below stays either way, and there is
  * never a blank canvas.
  */
 import { MAX_DRAWN_DISPLAYS } from '../model/placement.js'
@@ -9,7 +9,7 @@ import { problemCount, type Problems } from '../model/problems.js'
 import type { ModelView } from '../model/model-view.js'
 import { animationPlayer } from './animation-player.js'
 import { element } from './dom.js'
-import { startReading, type ModelSource } from './model-reader.js'
+import type { ModelSource } from './model-reader.js'
 import { createPreview, type Preview } from './model-preview.js'
 
 /** Problems listed at most; the rest are counted. */
@@ -19,18 +19,18 @@ let current: Preview | null = null
 let source: ModelSource | null = null
 
 /**
- * Shows the model of an export's `content` in `section`, replacing what was there: first that it
- * is being read (in a worker, while the page stays usable), then the model.
+ * Shows the model of the export `reading` holds in `section`, replacing what was there: first
+ * that it is being read (in its worker, while the page stays usable), then the model.
  */
-export function showModel(section: HTMLElement, content: unknown): void {
+export function showModel(section: HTMLElement, reading: ModelSource): void {
   clearModel(section)
   section.hidden = false
   const progress = element('p', 'model-reading', 'Reading the model… ')
   progress.dataset['testid'] = 'model-reading'
   progress.append(element('progress'))
   section.append(progress)
-  const reading = (source = startReading(content))
-  reading.view.then(
+  source = reading
+  reading.view().then(
     (view) => {
       if (source !== reading) return
       progress.remove()
@@ -109,9 +109,8 @@ function drawnLine(drawn: number, all: number): HTMLElement {
   return line
 }
 
-/** Removes the model (a new lookup, or an error), and ends the worker that kept it. */
+/** Removes the model (a new lookup, or an error); the page ends the worker that kept it. */
 export function clearModel(section: HTMLElement): void {
-  source?.close()
   source = null
   current?.dispose()
   current = null

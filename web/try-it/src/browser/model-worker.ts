@@ -1,51 +1,68 @@
 /**
- * The Web Worker that reads an export's model off the page's thread and keeps it: the page posts
- * the model parts of the content (model-reading.ts) in slices (model-handoff.ts), then asks to
- * read them and gets back a bounded view of the model (model-view.ts); then it
- * asks for the animations matching a search, and for the one to play. Bundled on its own by
- * build.mjs, like the page.
+ * The Web Worker that fetches an export through the typed client, parses it and reads its model
+ * off the page's thread, and keeps both: the page asks for the outline of the content's tree a
+ * branch at a time, for a bounded view of the model (model-view.ts), then for the animations
+ * matching a search and the one to play. The client's errors go back as data (client-errors.ts).
+ * Bundled on its own by build.mjs, like the page.
  */
+import { getExport } from 'export-retrieval-service/client'
 import type { Animation } from '../model/animations.js'
 import { findAnimations } from '../model/animation-search.js'
 import type { Display } from '../model/displays.js'
 import { readModel } from '../model/model-reading.js'
 import { animationFor, viewOf } from '../model/model-view.js'
-import { addSlice, contentOf, emptyParts } from './model-assembly.js'
+import { plainError } from './client-errors.js'
+import { childrenAt, outline, stringAt } from './json-outline.js'
 import type { ModelAnswer, ModelRequest } from './model-protocol.js'
 
-let parts = emptyParts()
+let content: unknown = undefined
 let animations: Animation[] = []
 let drawn: Display[] = []
 
 addEventListener('message', (event: MessageEvent<ModelRequest>) => {
-  const answered = answer(event.data)
-  if (answered !== null) postMessage(answered)
+  void answer(event.data).then((answered) => postMessage(answered))
 })
 
-function answer(request: ModelRequest): ModelAnswer | null {
+async function answer(request: ModelRequest): Promise<ModelAnswer> {
+  const { id } = request
   switch (request.kind) {
-    case 'value':
-    case 'items':
-    case 'entries':
-      addSlice(parts, request)
-      return null
+    case 'fetch':
+      try {
+        const result = await getExport(request.exportId, {
+          baseUrl: request.baseUrl,
+          // A person decides whether to try again after a 429.
+          maxWaitSeconds: 0,
+          ...(request.tag === null ? {} : { tag: request.tag }),
+        })
+        content = result.content
+        const { expiresInSeconds, rateLimit } = result
+        return {
+          id,
+          kind: 'fetched',
+          expiresInSeconds,
+          rateLimit,
+          tree: outline('content', content),
+        }
+      } catch (error) {
+        return { id, kind: 'failed', error: plainError(error) }
+      }
     case 'read': {
-      const read = readModel(contentOf(parts))
-      parts = emptyParts()
+      const read = readModel(content)
       const view = viewOf(read)
       animations = read.animations.animations
       drawn = view.ok ? view.drawn : []
-      return { id: request.id, kind: 'read', view }
+      return { id, kind: 'read', view }
     }
+    case 'children':
+      return { id, kind: 'children', children: childrenAt(content, request.path, request.from) }
+    case 'text':
+      return { id, kind: 'text', text: stringAt(content, request.path) }
     case 'find':
-      return { id: request.id, kind: 'find', matches: findAnimations(animations, request.query) }
+      return { id, kind: 'find', matches: findAnimations(animations, request.query) }
     case 'animation': {
       const animation = animations[request.index]
-      return {
-        id: request.id,
-        kind: 'animation',
-        animation: animation === undefined ? null : animationFor(animation, drawn),
-      }
+      const answered = animation === undefined ? null : animationFor(animation, drawn)
+      return { id, kind: 'animation', animation: answered }
     }
   }
 }

@@ -1,21 +1,20 @@
 /**
  * The try-it page: an ID and a tag in, the export out as a 3D preview of its model and a tree,
  * with its remaining lifetime and the caller's rate-limit state. It goes through the typed
- * client like any other caller, and never waits on a 429: a person decides whether to try
- * again. The address carries the lookup (`/?id=241235&tag=gate_1`), so a link to the page
+ * client like any other caller, from its Web Worker (model-reader.ts), and never waits on a 429:
+ * a person decides whether to try again. The address carries the lookup (`/?id=241235&tag=gate_1`), so a link to the page
  * fetches the same export when opened.
  */
 import {
   ExportHttpError,
-  getExport,
   InvalidIdError,
   RateLimitedError,
-  type ExportResult,
   type RateLimitState,
 } from 'export-retrieval-service/client'
 import { jsonTree } from './json-tree.js'
+import { NoWorkerError, startLookup, type ModelSource } from './model-reader.js'
+import type { FetchedExport } from './model-protocol.js'
 import { clearModel, showModel } from './model-section.js'
-import { nextTask } from './next-task.js'
 
 const form = byId<HTMLFormElement>('lookup')
 const idInput = byId<HTMLInputElement>('id')
@@ -29,7 +28,7 @@ const tree = byId<HTMLElement>('tree')
 const model = byId<HTMLElement>('model')
 
 let countdown: ReturnType<typeof setInterval> | undefined
-let inFlight: AbortController | undefined
+let inFlight: ModelSource | undefined
 
 form.addEventListener('submit', (event) => {
   event.preventDefault()
@@ -49,8 +48,9 @@ function rememberInAddress(id: string, tag: string): void {
 }
 
 async function lookUp(id: string, tag: string): Promise<void> {
-  inFlight?.abort()
-  const controller = (inFlight = new AbortController())
+  // The previous lookup's worker ends, and with it its fetch and its model.
+  inFlight?.close()
+  const source = (inFlight = startLookup({ id, tag, baseUrl: location.origin }))
   clearInterval(countdown)
   tree.replaceChildren()
   clearModel(model)
@@ -58,37 +58,29 @@ async function lookUp(id: string, tag: string): Promise<void> {
   show('Fetching…', 'busy')
   button.disabled = true
   try {
-    const result = await getExport(id, {
-      baseUrl: location.origin,
-      signal: controller.signal,
-      maxWaitSeconds: 0,
-      ...(tag === '' ? {} : { tag }),
-    })
+    const fetched = await source.fetched
+    if (inFlight !== source) return
     rememberInAddress(id, tag)
-    await showExport(id, result, controller.signal)
+    showExport(id, fetched, source)
   } catch (error) {
-    if (controller.signal.aborted) return
+    if (inFlight !== source) return
     // The client refuses a malformed ID before sending it; any other lookup is worth a link.
     if (!(error instanceof InvalidIdError)) rememberInAddress(id, tag)
     showError(error)
   } finally {
-    if (inFlight === controller) button.disabled = false
+    if (inFlight === source) button.disabled = false
   }
 }
 
 /**
- * Shows the export in steps, each its own task: reading the body (in the client), the tree and
- * the model's hand-off each take a while for a large export, and inputs are answered between.
+ * Shows the export: its facts and the first nodes of its tree at once (the worker sent only what
+ * is shown), then its model once the worker has read it.
  */
-async function showExport(id: string, result: ExportResult, signal: AbortSignal): Promise<void> {
+function showExport(id: string, fetched: FetchedExport, source: ModelSource): void {
   show(`Export ${id}`, 'ok')
-  showFacts(result.expiresInSeconds, result.rateLimit)
-  await nextTask()
-  if (signal.aborted) return
-  tree.replaceChildren(jsonTree('content', result.content))
-  await nextTask()
-  if (signal.aborted) return
-  showModel(model, result.content)
+  showFacts(fetched.expiresInSeconds, fetched.rateLimit)
+  tree.replaceChildren(jsonTree(fetched.tree, source))
+  showModel(model, source)
 }
 
 function showError(error: unknown): void {
@@ -103,6 +95,8 @@ function showError(error: unknown): void {
     const code = error.code === null ? '' : ` ${error.code}`
     show(`HTTP ${error.status}${code}: ${error.message.replace(/^HTTP \d+: /, '')}`, 'error')
     showFacts(null, error.rateLimit)
+  } else if (error instanceof NoWorkerError) {
+    show(error.message, 'error')
   } else {
     show(`The request failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
   }

@@ -257,18 +257,22 @@ describe('the model preview', () => {
     expect(problems).toEqual([])
   })
 
-  it('refuses to preview in words when the browser cannot run the model reader in a worker', async () => {
+  it('refuses in words, and sends nothing, when the browser cannot run the page\'s worker', async () => {
     await page.addInitScript(() => {
-      // No Web Worker: the model would have to be read on the page's thread.
+      // No Web Worker: the export would have to be parsed and read on the page's thread.
       delete (window as { Worker?: unknown }).Worker
     })
     const { id } = await publishExport(service, fixtureExport('reading-41-displays'))
+    const forwarded = proxy.forwarded.length
     await page.goto(`${proxy.url}/?id=${id}&tag=x`)
-    await page.locator('#tree .json-tree').waitFor()
     await expect
-      .poll(() => page.getByTestId('model-message').textContent())
-      .toContain('cannot read the model in the background (no Web Worker)')
+      .poll(() => page.locator('#status').textContent())
+      .toContain('cannot fetch and read the export in the background (no Web Worker)')
+    expect(await page.locator('#status').getAttribute('class')).toBe('error')
     expect(await page.locator('canvas').count()).toBe(0)
+    expect(await page.locator('#tree .json-tree').count()).toBe(0)
+    const sent = proxy.forwarded.slice(forwarded).filter((r) => r.path.startsWith('/server-api'))
+    expect(sent).toEqual([])
     expect(problems).toEqual([])
   })
 
