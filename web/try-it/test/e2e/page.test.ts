@@ -257,7 +257,7 @@ describe('the model preview', () => {
     expect(problems).toEqual([])
   })
 
-  it('refuses in words, and sends nothing, when the browser cannot run the page\'s worker', async () => {
+  it("refuses in words, and sends nothing, when the browser cannot run the page's worker", async () => {
     await page.addInitScript(() => {
       // No Web Worker: the export would have to be parsed and read on the page's thread.
       delete (window as { Worker?: unknown }).Worker
