@@ -48,6 +48,11 @@ export function longArray(length: number): string {
   return document({ numbers: Array.from({ length }, (_, i) => i) })
 }
 
+/** An export whose content holds one string of `chars` characters. */
+export function longString(chars: number): string {
+  return document({ text: 'x'.repeat(chars) })
+}
+
 /** An export whose content holds one object of `count` keys. */
 export function manyKeys(count: number): string {
   const keys: Record<string, number> = {}

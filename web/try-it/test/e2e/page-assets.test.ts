@@ -59,6 +59,22 @@ describe('the try-it page as a static asset', () => {
     }
   })
 
+  it("serves the page's worker with a policy that lets it fetch from this origin only", async () => {
+    const { html } = await page()
+    const script = /<script src="(\/assets\/try-it-[0-9a-f]{12}\.js)"/.exec(html)![1]!
+    const bundle = await (await fetch(`${service.url}${script}`)).text()
+    const worker = /\/assets\/model-worker-[0-9a-f]{12}\.js/.exec(bundle)?.[0]
+    expect(worker).toBeDefined()
+    const response = await fetch(`${service.url}${worker}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toBe('text/javascript; charset=utf-8')
+    expect(response.headers.get('Content-Security-Policy')).toBe(
+      "default-src 'none'; connect-src 'self'",
+    )
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    await response.arrayBuffer()
+  })
+
   it('answers /index.html with a redirect to /, and a stale bundle name with 404', async () => {
     const index = await fetch(`${service.url}/index.html`, { redirect: 'manual' })
     expect(index.status).toBe(307)

@@ -18,6 +18,7 @@ import {
   farDisplay,
   longArray,
   longKeyProblems,
+  longString,
   manyAnimations,
   manyDisplays,
   manyKeys,
@@ -239,6 +240,20 @@ describe('the try-it page with a hostile export', () => {
     await branch.getByRole('button', { name: /^Show \d+ more/ }).click()
     // The next page comes from the worker that holds the content.
     await expect.poll(() => branch.locator(':scope > ul > li').count()).toBe(400)
+  })
+
+  it('shows a string of 25 MiB, the most the service accepts, by its start', async () => {
+    const chars = 25 * 1024 * 1024 - 100
+    const page = await open('a string of 25 MiB', longString(chars), tree)
+    const long = page.locator('#tree details.long')
+    expect(await long.locator('.meta').textContent()).toBe(
+      `${chars.toLocaleString('en')} characters`,
+    )
+    // Opened, it shows the first 100,000 characters, not 25 million.
+    const probe = probeInputs(page)
+    await long.locator('summary').click()
+    await expect.poll(() => long.locator('pre').textContent()).toMatch(/^"x{100000}"…$/)
+    expectResponsive(await probe.stop())
   })
 
   it('opens no more of a wide tree at first than a few thousand nodes', async () => {
