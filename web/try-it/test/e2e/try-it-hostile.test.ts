@@ -9,8 +9,8 @@
  * test-output/try-it-hostile.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../../test/e2e/chromium'
 import { fixtureExport, publishExport } from '../../../../test/e2e/editor-publish'
 import { startLocalService, type LocalService } from '../../../../test/e2e/local-service'
@@ -53,6 +53,14 @@ beforeAll(async () => {
   ;[service, browser] = await Promise.all([startLocalService(), launchChromium()])
 })
 
+// Each export's page is closed after its test: a page left open keeps its worker, its model and
+// its drawing, which the next export's timings would share the machine with.
+let opened: BrowserContext | undefined
+afterEach(async () => {
+  await opened?.close()
+  opened = undefined
+})
+
 afterAll(async () => {
   mkdirSync(OUTPUT, { recursive: true })
   writeFileSync(new URL('try-it-hostile.json', OUTPUT), JSON.stringify(figures, null, 2) + '\n')
@@ -78,7 +86,7 @@ async function open(
   reached: (page: Page) => Promise<unknown>,
 ): Promise<Page> {
   const { id } = await publishExport(service, document)
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
+  const context = (opened = await browser.newContext({ viewport: { width: 1100, height: 900 } }))
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
@@ -92,7 +100,11 @@ async function open(
   const started = Date.now()
   await page.goto(`${service.url}/?id=${id}&tag=x`, { waitUntil: 'domcontentloaded' })
   const probe = probeInputs(page)
-  await reached(page)
+  await reached(page).catch(async (error: unknown) => {
+    // What the page said instead, so that a failure shows why.
+    const said = await page.locator('#status, #model').allInnerTexts()
+    throw new Error(`${String(error)}\nThe page says: ${JSON.stringify(said)}`)
+  })
   const resultMs = Date.now() - started
   const loading = await probe.stop()
   figures[name] = {
