@@ -130,6 +130,15 @@ module.exports = {
       },
     },
     {
+      name: 'try-it-page-uses-only-the-client',
+      severity: 'error',
+      comment:
+        'The try-it page (web/try-it/) is a browser app beside the service: it reaches the ' +
+        'service as any web page would, through the typed client (export-retrieval-service/client).',
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: '^src/client/' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code (knip checks exports; this checks files).',
@@ -139,7 +148,7 @@ module.exports = {
           '\\.d\\.ts$',
           '^src/index\\.ts$',
           '^src/client/index\\.ts$',
-          '^src/try-it/browser/',
+          '^web/try-it/src/browser/(page|model-worker)\\.ts$',
         ],
       },
       to: {},
@@ -147,9 +156,13 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/try-it/browser/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.mjs'],
+      // The try-it page imports the typed client by its package name, through package.json's exports.
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'default'],
+    },
   },
 }

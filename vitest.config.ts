@@ -1,11 +1,5 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { buildAssets } from './scripts/build-assets.mjs'
-
-// The Workers project reads wrangler.toml, whose [assets] folder the [build] command fills; the
-// plugin does not run that command, so the build runs here first.
-await buildAssets()
-
 // Wrangler's config reader says "Using secrets defined in .dev.vars" once per test file when
 // `npm start` has created that file; its warnings and errors still print.
 process.env.WRANGLER_LOG ??= 'warn'
@@ -25,7 +19,13 @@ export default defineConfig({
             // stack traces among passing tests. What a test sees of them is in its assertions.
             verbose: false,
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { PUBLISH_TOKEN: 'test-publish-token' } },
+            miniflare: {
+              bindings: { PUBLISH_TOKEN: 'test-publish-token' },
+              // The Worker's tests do not build the try-it page: the asset server serves its
+              // source folder, whose index.html and _headers are what the build copies (the
+              // page's own tests check the built bundle, web/try-it/test/e2e/page-assets.test.ts).
+              assets: { directory: './web/try-it/src/browser', binding: 'ASSETS' },
+            },
           }),
         ],
         test: {
@@ -46,6 +46,8 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // The try-it page, a package of its own with its own tests.
+      'web/try-it/vitest.config.ts',
     ],
   },
 })

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 
 /** Flags that keep Chromium offline, quiet and working as root in a container (TOOLCHAIN.md). */
@@ -23,7 +24,9 @@ const CHROMIUM_FLAGS = [
 export function launchChromium(): Promise<Browser> {
   let executablePath: string
   try {
-    executablePath = execFileSync(process.execPath, ['scripts/ensure-chromium.mjs'], {
+    // By its path, so that the try-it page's tests find it when run from web/try-it/ too.
+    const ensure = fileURLToPath(new URL('../../scripts/ensure-chromium.mjs', import.meta.url))
+    executablePath = execFileSync(process.execPath, [ensure], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     }).trim()
