@@ -136,9 +136,6 @@ function describeRefusal(response, text) {
   if (typeof message !== 'string') {
     return `Publishing failed: HTTP ${response.status} ${text.slice(0, 200)}`
   }
-  // Every error but 429 is {"error": message, "code": ...}; a 429 keeps {"error": {code, message}}.
-  const { code, message } =
-    typeof body?.error === 'string' ? { code: body.code, message: body.error } : (body?.error ?? {})
   const retry = response.headers.get(RETRY_AFTER_HEADER)
   const hint = retry ? ` Retry after ${retry} s.` : ''
   return `Publishing failed: HTTP ${response.status} ${code}: ${message}${hint}`

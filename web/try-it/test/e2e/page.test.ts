@@ -25,7 +25,8 @@ let ipCounter = 0
 
 beforeAll(async () => {
   ;[service, browser] = await Promise.all([
-    startLocalService({ RATE_LIMIT_SHORT: `${LIMIT}/60` }),
+    // EXPORT_POLICY=off: the page must also show what such a service serves (unreadable SNBT).
+    startLocalService({ RATE_LIMIT_SHORT: `${LIMIT}/60`, EXPORT_POLICY: 'off' }),
     launchChromium(),
   ])
   exportId = (await publishExport(service, fixtureExport('animated-80-displays'))).id

@@ -50,7 +50,12 @@ interface Figures {
 const figures: Record<string, Figures> = {}
 
 beforeAll(async () => {
-  ;[service, browser] = await Promise.all([startLocalService(), launchChromium()])
+  // EXPORT_POLICY=off: the page stays responsive for anything a service can serve, display
+  // models or not (some shapes here are not display models: an unbounded key, no tags).
+  ;[service, browser] = await Promise.all([
+    startLocalService({ EXPORT_POLICY: 'off' }),
+    launchChromium(),
+  ])
 })
 
 // Each export's page is closed after its test: a page left open keeps its worker, its model and
