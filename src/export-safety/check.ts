@@ -89,7 +89,19 @@ class ExportCheck {
   }
 
   private commands(node: JsonNode | undefined, path: string, place: CommandPlace) {
-    return this.strings(node, path, (command) => this.command.check(command, place))
+    const check = (command: string) => this.command.check(command, place)
+    return this.strings(node, path, check, place === 'frame')
+  }
+
+  /**
+   * Whether the string at `[start, end)` is a `data merge` the vocabulary allows, read as the
+   * document spells it: most of every export, accepted without a string of its own.
+   */
+  private isPlainDataMerge(start: number, end: number): boolean {
+    const text = this.json.asciiText(start, end)
+    if (text === null) return false
+    const offset = this.json.textStart()
+    return this.command.isPlainDataMerge(text, start + 1 - offset, end - 1 - offset)
   }
 
   /** `datapack.anim_keyframes` and `datapack.sound_keyframes`: animation → frame → commands. */
@@ -117,11 +129,15 @@ class ExportCheck {
     return null
   }
 
-  /** Checks each string of the array `node` (absent: nothing to check). */
+  /**
+   * Checks each string of the array `node` (absent: nothing to check); in a frame, one that
+   * `isPlainDataMerge` accepts is not decoded.
+   */
   private strings(
     node: JsonNode | undefined,
     path: string,
     check: (text: string) => void,
+    frame = false,
   ): UnsafeExport | null {
     if (node === undefined) return null
     const elements = node.elements
@@ -129,10 +145,12 @@ class ExportCheck {
     const json = this.json
     for (let index = 0; index < elements.length / 2; index++) {
       const start = elements[2 * index]!
+      const end = elements[2 * index + 1]!
       const type = json.typeAt(start)
       if (type !== 'string') return shape(type, elementPath(path, index))
+      if (frame && this.isPlainDataMerge(start, end)) continue
       try {
-        check(json.string(start, elements[2 * index + 1]))
+        check(json.string(start, end))
       } catch (error) {
         if (!(error instanceof UnsafeContent)) throw error
         return unsafeExport(elementPath(path, index), error)

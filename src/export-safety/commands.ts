@@ -9,11 +9,11 @@
  */
 import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
+import { PLAIN_COMPOUND } from './plain-compound.js'
 import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
 import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
-  PART_KEYS,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
   SOUND_SOURCES,
@@ -25,18 +25,6 @@ import {
 export type CommandPlace = 'frame' | 'hitbox'
 
 const DATA_MERGE_ENTITY = 'data merge entity '
-
-/**
- * For each part type, its compound as editors write it: ` {key:value,...}` with that type's keys,
- * each value a word or a list of words, no spaces, no strings.
- */
-const PLAIN_COMPOUND = Object.fromEntries(
-  Object.entries(PART_KEYS).map(([type, keys]) => {
-    const word = '[0-9A-Za-z_\\-.+]+'
-    const member = `(?:${[...keys].join('|')}):(?:${word}|\\[${word}(?:,${word})*\\])`
-    return [type, new RegExp(`\\{${member}(?:,${member})*\\}`, 'y')]
-  }),
-) as Record<PartType, RegExp>
 
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/
 const COORDINATE = /^(?:[~^](?:-?(?:\d+(?:\.\d*)?|\.\d+))?|-?(?:\d+(?:\.\d*)?|\.\d+))$/
@@ -76,9 +64,6 @@ export class CommandCheck {
       checkOneLine(command)
       throw new UnsafeContent('length', String(command.length))
     }
-    // The plain form holds no control character: its selector is the model's own, its compound
-    // words and brackets.
-    if (place === 'frame' && this.isPlainDataMerge(command)) return
     checkOneLine(command)
     const words = new Words(command)
     const word = words.next()
@@ -95,20 +80,24 @@ export class CommandCheck {
   }
 
   /**
-   * Whether `command` is a `data merge` in the compact form editors write (a compound of words
-   * and lists of words, no spaces, no strings) that the vocabulary allows: one native match
-   * instead of a character at a time, for the bulk of every export. Never refuses: anything
-   * else, allowed or not, goes through the full grammar, which alone names what it found.
+   * Whether the frame command at `[from, to)` of `text`, spelled as a JSON string spells it
+   * (escapes undecoded), is a `data merge` in the compact form editors write that the vocabulary
+   * allows. Never refuses: anything else, allowed or not, goes through `check`, which alone
+   * names what it found. The form holds no control character: its selector is the model's own
+   * (no backslash, so spelled as it reads), its compound words, brackets and plain strings.
    */
-  private isPlainDataMerge(command: string): boolean {
-    if (!command.startsWith(DATA_MERGE_ENTITY)) return false
-    const selectorEnd = command.indexOf(' ', DATA_MERGE_ENTITY.length)
-    if (selectorEnd < 0) return false
-    const type = this.ownPartType(command.slice(DATA_MERGE_ENTITY.length, selectorEnd))
+  isPlainDataMerge(text: string, from: number, to: number): boolean {
+    if (to - from > MAX_COMMAND_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
+    const selectorStart = from + DATA_MERGE_ENTITY.length
+    const selectorEnd = text.indexOf(' ', selectorStart)
+    if (selectorEnd < 0 || selectorEnd >= to) return false
+    const selector = text.slice(selectorStart, selectorEnd)
+    if (selector.includes('\\')) return false
+    const type = this.ownPartType(selector)
     if (type === null) return false
     const compound = PLAIN_COMPOUND[type]
     compound.lastIndex = selectorEnd + 1
-    return compound.test(command) && compound.lastIndex === command.length
+    return compound.test(text) && compound.lastIndex === to
   }
 
   /** The part type a `data merge` selector targets, or null when it is not the model's own. */

@@ -30,7 +30,7 @@ export interface JsonNode {
   /** An object read by members: its members by name. */
   members?: Map<string, JsonNode>
   /** An array read by elements: each element's start and end, two numbers each. */
-  elements?: number[]
+  elements?: Uint32Array
 }
 
 /** A JSON value's type, told by its first byte. */
@@ -50,6 +50,12 @@ export class JsonBytes {
   private windowStart = 0
   private windowEnd = 0
   private windowIsAscii = false
+  /**
+   * Where arrays read by elements keep their elements' offsets: outside the JavaScript heap, so
+   * that a model's many frames add no objects for the collector to copy.
+   */
+  private offsets = new Uint32Array(1024)
+  private offsetCount = 0
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes
@@ -84,8 +90,9 @@ export class JsonBytes {
       return this.readMembers(offset, reading.members)
     }
     if (type === 'array' && reading !== null && 'elements' in reading) {
-      const elements: number[] = []
-      return { type, start: offset, end: this.scanElements(offset, elements), elements }
+      const first = this.offsetCount
+      const end = this.scanElements(offset)
+      return { type, start: offset, end, elements: this.offsets.subarray(first, this.offsetCount) }
     }
     return { type, start: offset, end: this.valueEnd(offset) }
   }
@@ -97,7 +104,9 @@ export class JsonBytes {
       return { type: 'object', start: offset, end: i + 1, members }
     for (;;) {
       const nameEnd = this.stringEnd(i)
-      const name = this.string(i, nameEnd)
+      // Not through the window: a name is short, and moving the window to each member would
+      // decode most of the document once more.
+      const name = this.decodeString(i, nameEnd)
       const value = this.read(this.skipSpace(this.skipSpace(nameEnd) + 1), readingOf(name))
       members.set(name, value)
       i = this.skipSpace(value.end)
@@ -106,13 +115,22 @@ export class JsonBytes {
     }
   }
 
-  /** Appends the elements of the array at `offset` to `found`; returns the offset after it. */
-  private scanElements(offset: number, found: number[]): number {
+  /**
+   * Appends the elements of the array at `offset` to `offsets`; returns the offset after it. A
+   * full `offsets` is replaced by a larger one: the arrays read before keep their views of it.
+   */
+  private scanElements(offset: number): number {
     let i = this.skipSpace(offset + 1)
     if (this.bytes[i] === CLOSE_ARRAY) return i + 1
     for (;;) {
       const end = this.valueEnd(i)
-      found.push(i, end)
+      if (this.offsetCount + 2 > this.offsets.length) {
+        const larger = new Uint32Array(this.offsets.length * 2)
+        larger.set(this.offsets)
+        this.offsets = larger
+      }
+      this.offsets[this.offsetCount++] = i
+      this.offsets[this.offsetCount++] = end
       i = this.skipSpace(end)
       if (this.bytes[i] !== COMMA) return i + 1
       i = this.skipSpace(i + 1)
@@ -128,6 +146,21 @@ export class JsonBytes {
     const text = this.windowText.slice(from + 1, end - 1 - this.windowStart)
     if (text.indexOf('\\') < 0) return text
     return JSON.parse(this.windowText.slice(from, end - this.windowStart)) as string
+  }
+
+  /**
+   * The document's text around the string at `[start, end)` as written (escapes undecoded), when
+   * all of it is ASCII: the string sits at `[start - textStart(), end - textStart())` of it.
+   * Null otherwise. Reading a string there costs no copy of it.
+   */
+  asciiText(start: number, end: number): string | null {
+    if (start < this.windowStart || end > this.windowEnd) this.decodeWindow(start, end)
+    return this.windowIsAscii ? this.windowText : null
+  }
+
+  /** The document offset of the first character of `asciiText`'s answer. */
+  textStart(): number {
+    return this.windowStart
   }
 
   /**
