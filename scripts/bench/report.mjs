@@ -4,6 +4,7 @@
  */
 import { allocationRows } from './allocation.mjs'
 import { graceCopyRows } from './grace-copy.mjs'
+import { harvestRows } from './harvest.mjs'
 import { latencyRows } from './latency.mjs'
 import { limiterRows } from './limiter.mjs'
 import { memoryNodeRows } from './memory-node-rows.mjs'
@@ -28,6 +29,7 @@ export function tableRows(r, config) {
     limiterRows,
     latencyRows,
     writeBehindRows,
+    harvestRows,
     publishingRows,
     allocationRows,
     graceCopyRows,

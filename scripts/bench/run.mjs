@@ -10,13 +10,14 @@
  */
 import { build } from 'esbuild'
 import { execFileSync, execSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { allocation } from './allocation.mjs'
 import { graceCopyBench, graceCopyWorkers } from './grace-copy.mjs'
+import { harvestSimulation } from './harvest.mjs'
 import { latencyModel, latencyWorkers } from './latency.mjs'
 import { limiterCost } from './limiter.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
@@ -27,7 +28,7 @@ import { requestPath } from './request-path.mjs'
 import { expectOk, publishOnce } from './service-calls.mjs'
 import { interleave, measureThroughput, median, pairedRatio } from './stats.mjs'
 import { WORKER_BUILD_OPTIONS, printWarningsAndErrors } from './workerd-setup.mjs'
-import { sustainedWrites, writeCountWorker } from './write-behind.mjs'
+import { measureStorage, sustainedWrites, writeCountWorker } from './write-behind.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const FIXTURES = join(ROOT, 'fixtures')
@@ -36,7 +37,7 @@ const BUILD = join(OUT_DIR, 'build')
 const args = process.argv.slice(2)
 const QUICK = args.includes('--quick')
 const SAVE = args.includes('--save')
-/** `--only a,b`: run only these sections (walker, memory, request, limiter, publish, grace); others are left out of the table. */
+/** `--only a,b`: run only these sections (walker, memory, request, limiter, harvest, publish, grace); others are left out of the table. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
 const runs = (section) => ONLY === null || ONLY.includes(section)
 if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
@@ -143,8 +144,21 @@ if (runs('memory')) {
   results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, log })
 }
 
+if (runs('harvest')) {
+  const policies = await import(pathToFileURL(join(BUILD, 'harvest-policy.mjs')).href)
+  results.harvest = harvestSimulation(
+    { today: policies.todayPolicy, service: policies.servicePolicy },
+    log,
+  )
+}
+
 /** workerd's processes, whose CPU time each load run records. */
 let serverPids = []
+/**
+ * Miniflare's storage, in a folder of this run's own (on the tmpfs where there is one), so that
+ * the limiter objects' SQLite files can be read once workerd has stopped; removed at the end.
+ */
+const STORAGE = mkdtempSync(join(existsSync(IN_MEMORY_TMP) ? IN_MEMORY_TMP : os.tmpdir(), 'bench-'))
 const mf = inMemoryStorage(() => new Miniflare(convertV4MiniflareOptions(miniflareOptions())))
 try {
   await mf.ready
@@ -237,6 +251,11 @@ try {
 } finally {
   await mf.dispose()
 }
+try {
+  if (results.writes) await measureStorage(results.writes, STORAGE)
+} finally {
+  rmSync(STORAGE, { recursive: true, force: true })
+}
 
 results.seconds = (performance.now() - started) / 1000
 results.machine.loadavgAfter = os.loadavg()
@@ -319,15 +338,17 @@ async function buildBundles() {
       outfile: join(BUILD, `${name}.js`),
     })
   }
-  await build({
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    logLevel: 'warning',
-    entryPoints: [join(ROOT, 'scripts/bench/walker-cases.ts')],
-    outfile: join(BUILD, 'walker-cases.mjs'),
-  })
+  for (const name of ['walker-cases', 'harvest-policy']) {
+    await build({
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      logLevel: 'warning',
+      entryPoints: [join(ROOT, `scripts/bench/${name}.ts`)],
+      outfile: join(BUILD, `${name}.mjs`),
+    })
+  }
 }
 
 /** The Worker exactly as `npm run build` bundles it. */
@@ -394,6 +415,7 @@ function miniflareOptions() {
   const flush = { RATE_LIMIT_FLUSH_SECONDS: String(BENCH_FLUSH_SECONDS) }
   return {
     handleStructuredLogs: printWarningsAndErrors,
+    resourcePersistencePath: STORAGE,
     workers: [
       worker('service', 'service/index.js', {
         kvNamespaces: exports,

@@ -4,8 +4,9 @@
  * call the objects make (`put`, `setAlarm`, `deleteAll`, `delete`, through either storage API)
  * and every alarm invocation (a billed Durable Object request).
  *
- *   GET /sustained?case=C&clients=N&rate=R&seconds=S
- *       N clients, each sending R requests a second for S seconds, spread evenly; answers once
+ *   GET /sustained?case=C&clients=N&rate=R&seconds=S&short=Q/S&long=Q/S
+ *       N clients, each sending R requests a second for S seconds under the windows given,
+ *       spread evenly; answers once
  *       the last call returned: `{ hits, admitted, seconds, lateMs, lateP90Ms }`: the median
  *       and 90th percentile delay of a call behind its schedule, to show the driver kept up
  *   GET /one-off?case=C&clients=N&requests=K&gapMs=G&perSecond=P&short=Q/S&long=Q/S
@@ -13,14 +14,17 @@
  *       under the windows given: `{ hits, admitted, seconds }`
  *   GET /pending?case=C&clients=N
  *       how many of the case's N objects still have an alarm set: `{ pending }`
+ *   GET /ids?case=C&clients=N
+ *       the ids of the case's N objects (hex), the names of their SQLite files: `{ ids }`
  *   GET /counts?case=C
- *       what the objects of case C did so far: `{ put, setAlarm, deleteAll, delete, alarms }`
+ *       what the objects of case C did so far: `{ put, setAlarm, deleteAll, delete, alarms,
+ *       written }`, `written` the number of objects that wrote at least one row
  *
- * Sustained load uses the Worker's vars as its windows. Counters live in this module: in workerd
+ * Counters live in this module: in workerd
  * a Worker and its Durable Objects share one isolate. A case is a prefix of the objects' names.
  */
 import { rateLimitFlushSeconds, type Env } from '../../src/config'
-import { parseWindowRule, rateLimitRules } from '../../src/rate-limit/rules'
+import { parseWindowRule } from '../../src/rate-limit/rules'
 import { RateLimiter } from '../../src/rate-limit/rate-limiter'
 import type { WindowRule } from '../../src/rate-limit/windows'
 
@@ -34,6 +38,8 @@ interface Counts {
   deleteAll: number
   delete: number
   alarms: number
+  /** Objects that wrote at least one row: those whose storage held something for a while. */
+  written: number
 }
 
 const counts = new Map<string, Counts>()
@@ -41,7 +47,7 @@ const counts = new Map<string, Counts>()
 function countsOf(label: string): Counts {
   let c = counts.get(label)
   if (c === undefined) {
-    c = { put: 0, setAlarm: 0, deleteAll: 0, delete: 0, alarms: 0 }
+    c = { put: 0, setAlarm: 0, deleteAll: 0, delete: 0, alarms: 0, written: 0 }
     counts.set(label, c)
   }
   return c
@@ -54,8 +60,19 @@ function caseOf(ctx: DurableObjectState): string {
 
 const COUNTED = new Set(['put', 'setAlarm', 'deleteAll', 'delete'])
 
-/** `target` with its methods bound, those named in COUNTED counted into `c` on each call. */
-function counting<T extends object>(target: T, c: Counts, inner: Record<string, unknown> = {}): T {
+/** Names of the objects that wrote a row, so that `written` counts each once. */
+const writers = new Set<string>()
+
+/**
+ * `target` with its methods bound, those named in COUNTED counted into `c` on each call, and
+ * the object `name` counted once in `c.written` on its first `put` or `setAlarm`.
+ */
+function counting<T extends object>(
+  target: T,
+  c: Counts,
+  name: string,
+  inner: Record<string, unknown> = {},
+): T {
   return new Proxy(target, {
     get(t, key) {
       if (typeof key === 'string' && key in inner) return inner[key]
@@ -65,6 +82,10 @@ function counting<T extends object>(target: T, c: Counts, inner: Record<string, 
       if (typeof key !== 'string' || !COUNTED.has(key)) return bound
       return (...args: unknown[]) => {
         c[key as keyof Counts]++
+        if ((key === 'put' || key === 'setAlarm') && !writers.has(name)) {
+          writers.add(name)
+          c.written++
+        }
         return bound(...args)
       }
     },
@@ -74,8 +95,9 @@ function counting<T extends object>(target: T, c: Counts, inner: Record<string, 
 /** The object's context with its storage (and the storage's sync KV API) counted. */
 function countedContext(ctx: DurableObjectState): DurableObjectState {
   const c = countsOf(caseOf(ctx))
-  const storage = counting(ctx.storage, c, { kv: counting(ctx.storage.kv, c) })
-  return counting(ctx, c, { storage })
+  const name = ctx.id.name ?? ctx.id.toString()
+  const storage = counting(ctx.storage, c, name, { kv: counting(ctx.storage.kv, c, name) })
+  return counting(ctx, c, name, { storage })
 }
 
 /** The service's rate limiter, counted. */
@@ -110,6 +132,12 @@ export default {
     switch (url.pathname) {
       case '/counts':
         return Response.json(countsOf(label))
+      case '/ids':
+        return Response.json({
+          ids: Array.from({ length: number('clients') }, (_, i) =>
+            env.WRITE_BEHIND.idFromName(`${label}/${i}`).toString(),
+          ),
+        })
       case '/pending': {
         const alarms = await Promise.all(stubs().map((stub) => stub.alarmAt()))
         return Response.json({ pending: alarms.filter((at) => at !== null).length })
@@ -119,15 +147,12 @@ export default {
           await sustained(stubs(), {
             rate: number('rate'),
             seconds: number('seconds'),
-            rules: rateLimitRules(env),
+            rules: windowsOf(url),
             flushSeconds: rateLimitFlushSeconds(env),
           }),
         )
       case '/one-off': {
-        const rules = [
-          parseWindowRule('short', url.searchParams.get('short') ?? ''),
-          parseWindowRule('long', url.searchParams.get('long') ?? ''),
-        ]
+        const rules = windowsOf(url)
         const flushSeconds = rateLimitFlushSeconds(env)
         return Response.json(
           await oneOff(stubs(), {
@@ -143,6 +168,14 @@ export default {
         return new Response('not found', { status: 404 })
     }
   },
+}
+
+/** The windows of a load: the `short` and `long` query parameters, `"requests/seconds"`. */
+function windowsOf(url: URL): WindowRule[] {
+  return [
+    parseWindowRule('short', url.searchParams.get('short') ?? ''),
+    parseWindowRule('long', url.searchParams.get('long') ?? ''),
+  ]
 }
 
 type Limiter = DurableObjectStub<CountedWriteBehind>
