@@ -16,9 +16,7 @@ import { errorResponse, failureOf, ServiceFailure } from './http/errors'
 import { observe, routeEvent } from './observability'
 import { serveOpenApi } from './openapi'
 import { editorApi } from './publish/editor-api'
-import { CLIENT_IP_HEADER, clientKey } from './rate-limit/client-key'
-import { rateLimit, type RateLimitOptions } from './rate-limit/middleware'
-import { rateLimitRules } from './rate-limit/rules'
+import { clientKeyOf, rateLimit, rateLimitRules, type RateLimitOptions } from './rate-limit'
 
 /** The policy of spec 8, from the vars `RATE_LIMIT_SHORT`, `_LONG` and `_FLUSH_SECONDS`. */
 const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
@@ -42,7 +40,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
 
   app.use('*', contentEncoding())
-  app.use(observe({ clientKey: (c) => clientKey(c.req.header(CLIENT_IP_HEADER)) }))
+  app.use(observe({ clientKey: clientKeyOf }))
 
   app.route(SERVER_API_PATH, serverApi(limit === false ? {} : { rateLimit: rateLimit(limit) }))
   app.route(EDITOR_API_PATH, editorApi)

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../config'
 import { note } from '../observability'
-import { admission } from '../http/admission'
+import { admission } from '../rate-limit'
 import { ServiceFailure } from '../http/errors'
 import { EXPIRES_IN_HEADER } from '../contract/wire'
 import { readGraceCopy } from './grace-copy-read'
@@ -17,7 +17,7 @@ import { substitutedBody } from './substituted-body'
  * give the same bytes and headers. HEAD answers with the headers a GET would get, without
  * reading or transforming the body.
  *
- * The KV read starts before the rate limiter's verdict and overlaps it (src/http/admission.ts);
+ * The KV read starts before the rate limiter's verdict and overlaps it (src/rate-limit/);
  * a refused request drops it unread. Nothing else starts before the verdict: the grace copy is
  * asked for only once the request is admitted.
  */
@@ -30,11 +30,10 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const id = query.get('id')
   const valid = isPublicationId(id)
   const reading = valid ? startReading(c.env, id) : null
-  try {
-    await admission(c)
-  } catch (refused) {
+  if (!(await admission(c))) {
     if (reading !== null) drop(reading)
-    throw refused
+    // The limiter answers the refusal (its 429); this response is never sent.
+    return c.body(null)
   }
   if (!valid || reading === null) throw new ServiceFailure({ reason: 'invalid_id', received: id })
   const tag = sanitizeTag(query.get('tag'), defaultTag(c.env))

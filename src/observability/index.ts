@@ -21,10 +21,7 @@ export { outcomeOf, type LimiterVerdict } from './outcomes'
 
 /** Options of `observe`. */
 export interface ObserveOptions {
-  /**
-   * The rate-limit key of a request the limiter did not note one for (it counts only some
-   * requests): what the client hash hashes, when `LOG_CLIENT_KEY` is set.
-   */
+  /** The rate-limit key of a request: what the client hash hashes, when `LOG_CLIENT_KEY` is set. */
   clientKey?: (c: Context) => string
 }
 
@@ -38,7 +35,7 @@ export function observe(options: ObserveOptions = {}): MiddlewareHandler<{ Bindi
       const line = requestLine(c, startedAt)
       const secret = c.env.LOG_CLIENT_KEY
       if (secret) {
-        const key = notesOf(c).clientKey ?? clientKey?.(c)
+        const key = clientKey?.(c)
         if (key !== undefined) line.client = await clientHash(secret, key)
       }
       logRequest(line)

@@ -23,8 +23,6 @@ export interface RequestNotes {
   limiter?: LimiterVerdict
   /** The window that refused a 429 (the window the rate-limit headers describe). */
   refusingWindow?: string
-  /** The client's rate-limit key, as the limiter derived it: what the log's client hash hashes. */
-  clientKey?: string
 }
 
 declare module 'hono' {

@@ -5,6 +5,10 @@
  * An IPv4 address is one key. An IPv6 address counts per /64: ISPs hand each subscriber at
  * least a /64, so one household or phone has 2^64 addresses to rotate through, and its /64 is
  * the equivalent of the one NAT'd IPv4 address a household gets.
+ *
+ * A client's wider prefix (IPv4 /24, IPv6 /48) is what one holder of many addresses usually
+ * has: a site gets a /48 (RFC 6177), a hosting customer a block of IPv4 addresses. Misses count
+ * for it too (misses.ts), and its Durable Object holds the records of all its clients.
  */
 
 /** The header Cloudflare sets to the client's address. */
@@ -33,6 +37,22 @@ export function clientKey(connectingIp: string | null | undefined): string {
     .slice(0, 4)
     .map((group) => group.toString(16))
     .join(':')}::/64`
+}
+
+const IPV4_KEY = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/
+const IPV6_KEY = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):[0-9a-f]{1,4}::\/64$/
+
+/**
+ * The wider prefix of a client key: `192.0.2.0/24` for `192.0.2.7`, `2001:db8:1::/48` for
+ * `2001:db8:1:2::/64`. A key that is neither (`unknown`, a value that did not parse) is its own
+ * prefix.
+ */
+export function prefixKey(clientKey: string): string {
+  const v4 = IPV4_KEY.exec(clientKey)
+  if (v4 !== null) return `${v4[1]}.0/24`
+  const v6 = IPV6_KEY.exec(clientKey)
+  if (v6 !== null) return `${v6[1]}::/48`
+  return clientKey
 }
 
 /** The four octets of a dotted-quad IPv4 address, or null. */

@@ -5,9 +5,11 @@
  * thrown `rate_limited` failure carrying them, answered by the error handler like any other.
  *
  * The route does not wait for the verdict to start: it gets the verdict as its admission
- * (src/http/admission.ts) and starts reading its export while the limiter decides, so a first
- * request pays the longer of the two waits instead of their sum. A client this isolate already
- * knows is refused (refusal-memory.ts) is refused before the route starts anything.
+ * (request-context.ts) and starts reading its export while the limiter decides, so a first
+ * request pays the longer of the two waits instead of their sum. A refusal is answered here
+ * only, once the route has stopped: the route learns only that it was not admitted. A client
+ * this isolate already knows is refused (refusal-memory.ts) is refused before the route starts
+ * anything.
  *
  * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
  * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
@@ -17,12 +19,11 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
-import { setAdmission } from '../http/admission'
 import { ServiceFailure } from '../http/errors'
 import { logIncident, note, type LimiterVerdict } from '../observability'
 import { withTimeout } from '../timeout'
-import { CLIENT_IP_HEADER, clientKey } from './client-key'
 import { RefusalMemory } from './refusal-memory'
+import { clientKeyOf, setAdmission } from './request-context'
 import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
 /** How long a request waits for the limiter before being served unlimited. */
@@ -61,33 +62,23 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
   return async (c, next) => {
     if (!COUNTED_METHODS.has(c.req.method)) return next()
     const { rules, flushSeconds } = policyOf(c.env)
-    const key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    const known = refusals.recall(key, rules, Date.now())
-    if (known !== null) {
-      note(c, limiterNotes(known, key))
-      throw refusal(rules, known)
-    }
-    const deciding = askLimiter(c.env, key, rules, flushSeconds).then((verdict) => {
-      note(c, limiterNotes(verdict, key))
-      if (verdict === null || verdict.admitted) return verdict
-      refusals.remember(key, rules, verdict)
-      throw refusal(rules, verdict)
-    })
-    setAdmission(
-      c,
-      deciding.then(() => {}),
-    )
-    await next()
-    let verdict: RateVerdict | null
-    try {
+    const key = clientKeyOf(c)
+    let verdict = refusals.recall(key, rules, Date.now())
+    if (verdict === null) {
+      const deciding = askLimiter(c.env, key, rules, flushSeconds)
+      setAdmission(
+        c,
+        deciding.then((v) => v === null || v.admitted),
+      )
+      await next()
       verdict = await deciding
-    } catch (refused) {
-      // The route awaited its admission and threw the refusal itself: it is already the answer.
-      if (c.error === refused) return
-      // The route answered without awaiting it (it failed first): the refusal comes first.
-      throw refused
+      if (verdict !== null && !verdict.admitted) refusals.remember(key, rules, verdict)
     }
-    if (verdict !== null) setAll(c.res.headers, rateLimitHeaders(rules, verdict))
+    note(c, limiterNotes(verdict))
+    if (verdict === null) return
+    // The one place a refusal becomes the answer, whatever the route did meanwhile.
+    if (!verdict.admitted) throw refusal(rules, verdict)
+    setAll(c.res.headers, rateLimitHeaders(rules, verdict))
   }
 }
 
@@ -116,18 +107,14 @@ async function askLimiter(
   }
 }
 
-/**
- * What the log notes of a verdict (`null`: a limiter that could not answer, fail-open) and of
- * the client key it was asked for.
- */
-function limiterNotes(
-  verdict: RateVerdict | null,
-  clientKey: string,
-): { limiter: LimiterVerdict; refusingWindow?: string; clientKey: string } {
-  if (verdict === null) return { limiter: 'failed_open', clientKey }
-  if (verdict.admitted) return { limiter: 'admitted', clientKey }
-  const refusingWindow = nearestExhaustion(verdict.windows).name
-  return { limiter: 'refused', refusingWindow, clientKey }
+/** What the log notes of a verdict (`null`: a limiter that could not answer, fail-open). */
+function limiterNotes(verdict: RateVerdict | null): {
+  limiter: LimiterVerdict
+  refusingWindow?: string
+} {
+  if (verdict === null) return { limiter: 'failed_open' }
+  if (verdict.admitted) return { limiter: 'admitted' }
+  return { limiter: 'refused', refusingWindow: nearestExhaustion(verdict.windows).name }
 }
 
 function setAll(target: Headers, values: Record<string, string>): void {

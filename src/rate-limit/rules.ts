@@ -1,8 +1,11 @@
 /**
  * The rate-limit policy of the vars: two windows every client has at once, each written as
- * `"requests/seconds"`.
+ * `"requests/seconds"`, and the miss limit (misses.ts): budgets written as `"misses/seconds"`,
+ * the first and the longest penalty in seconds, and a switch.
  */
-import type { Env } from '../config'
+import { positiveInteger, type Env } from '../config'
+import type { LimitPolicy } from './limits'
+import { DEFAULT_MISS_SETTINGS, type MissBudget, type MissSettings } from './misses'
 import type { WindowRule } from './windows'
 
 /** Spec 8: 120 requests per 60 seconds per external IP address. */
@@ -31,4 +34,53 @@ export function parseWindowRule(name: string, raw: string): WindowRule {
     )
   }
   return { name, limit, periodSeconds }
+}
+
+/** `RATE_LIMIT_MISSES` default: the miss limit is on. */
+export const DEFAULT_RATE_LIMIT_MISSES = 'on'
+
+const budgetText = (b: MissBudget): string => `${b.budget}/${b.windowSeconds}`
+
+/**
+ * The miss limit from `RATE_LIMIT_MISSES` (`on` or `off`), `RATE_LIMIT_CLIENT_MISSES` and
+ * `RATE_LIMIT_PREFIX_MISSES` (`"misses/seconds"`), `RATE_LIMIT_FIRST_PENALTY_SECONDS` and
+ * `RATE_LIMIT_LONGEST_PENALTY_SECONDS`; unset ones take the defaults (misses.ts).
+ */
+export function missSettings(env: Env): MissSettings {
+  const d = DEFAULT_MISS_SETTINGS
+  const switchedTo = env.RATE_LIMIT_MISSES || DEFAULT_RATE_LIMIT_MISSES
+  if (switchedTo !== 'on' && switchedTo !== 'off') {
+    throw new Error(`RATE_LIMIT_MISSES must be "on" or "off", got "${switchedTo}"`)
+  }
+  const budget = (name: string, raw: string | undefined, fallback: MissBudget): MissBudget => {
+    const rule = parseWindowRule(name, raw || budgetText(fallback))
+    return { budget: rule.limit, windowSeconds: rule.periodSeconds }
+  }
+  const first = positiveInteger(
+    env.RATE_LIMIT_FIRST_PENALTY_SECONDS,
+    d.firstPenaltySeconds,
+    'RATE_LIMIT_FIRST_PENALTY_SECONDS',
+  )
+  const longest = positiveInteger(
+    env.RATE_LIMIT_LONGEST_PENALTY_SECONDS,
+    d.longestPenaltySeconds,
+    'RATE_LIMIT_LONGEST_PENALTY_SECONDS',
+  )
+  if (longest < first) {
+    throw new Error(
+      `RATE_LIMIT_LONGEST_PENALTY_SECONDS (${longest}) must be at least RATE_LIMIT_FIRST_PENALTY_SECONDS (${first})`,
+    )
+  }
+  return {
+    enabled: switchedTo === 'on',
+    client: budget('client miss', env.RATE_LIMIT_CLIENT_MISSES, d.client),
+    prefix: budget('prefix miss', env.RATE_LIMIT_PREFIX_MISSES, d.prefix),
+    firstPenaltySeconds: first,
+    longestPenaltySeconds: longest,
+  }
+}
+
+/** The whole policy of the vars: the request windows and the miss limit. */
+export function limitPolicy(env: Env): LimitPolicy {
+  return { rules: rateLimitRules(env), misses: missSettings(env) }
 }

@@ -41,6 +41,11 @@ export interface RateVerdict {
   retryAt: number
   /** One report per rule, in the order of the rules. */
   windows: WindowReport[]
+  /**
+   * Set on a refusal that a miss penalty causes (misses.ts): whose misses, the client's own or
+   * its prefix's. The windows are then reported as they stand, nothing counted.
+   */
+  penalty?: 'client' | 'prefix'
 }
 
 /** A verdict and the window states to store if the request was admitted. */
@@ -65,6 +70,25 @@ export function decide(
   const retryAfterSeconds = admitted ? 0 : retryAfter(retryAt, now)
   const next = admitted ? Object.fromEntries(rules.map((rule, i) => [rule.name, after[i]!])) : null
   return { verdict: { admitted, retryAfterSeconds, retryAt, windows }, next }
+}
+
+/**
+ * A refusal at `now` until `until` (ms) for a reason other than the windows (a miss penalty):
+ * nothing counts, the windows are reported as they stand, and if one is spent too the refusal
+ * lasts until it resets as well.
+ */
+export function refuseUntil(
+  rules: readonly WindowRule[],
+  stored: Readonly<Record<string, WindowState>>,
+  now: number,
+  until: number,
+  penalty: 'client' | 'prefix',
+): RateVerdict {
+  const states = rules.map((rule) => currentState(rule, stored[rule.name], now))
+  const spent = states.filter((state, i) => state.count >= rules[i]!.limit)
+  const retryAt = Math.max(until, ...spent.map((state) => state.resetAt))
+  const windows = rules.map((rule, i) => report(rule, states[i]!, now))
+  return { admitted: false, retryAfterSeconds: retryAfter(retryAt, now), retryAt, windows, penalty }
 }
 
 /**

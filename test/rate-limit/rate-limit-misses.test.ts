@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { prefixKey } from '../../src/rate-limit/client-key'
+import { admit, clientForgetAt, miss, type LimitPolicy } from '../../src/rate-limit/limits'
+import {
+  countMiss,
+  DEFAULT_MISS_SETTINGS,
+  missesForgetAt,
+  penaltyEnd,
+  type MissSettings,
+  type MissState,
+} from '../../src/rate-limit/misses'
+import { missSettings } from '../../src/rate-limit/rules'
+
+const T0 = Date.UTC(2030, 0, 1)
+const MIN = 60_000
+const SETTINGS: MissSettings = {
+  enabled: true,
+  client: { budget: 3, windowSeconds: 600 },
+  prefix: { budget: 5, windowSeconds: 600 },
+  firstPenaltySeconds: 60,
+  longestPenaltySeconds: 300,
+}
+const POLICY: LimitPolicy = {
+  rules: [
+    { name: 'short', limit: 10, periodSeconds: 60 },
+    { name: 'long', limit: 100, periodSeconds: 3600 },
+  ],
+  misses: SETTINGS,
+}
+
+/** `n` misses of one party at `now`, from `state`. */
+function missTimes(state: MissState | undefined, n: number, now: number): MissState | undefined {
+  for (let i = 0; i < n; i++) state = countMiss(state, SETTINGS.client, SETTINGS, now)
+  return state
+}
+
+describe('prefixKey', () => {
+  it.each([
+    ['192.0.2.7', '192.0.2.0/24'],
+    ['2001:db8:1:2::/64', '2001:db8:1::/48'],
+    ['0:0:0:0::/64', '0:0:0::/48'],
+    ['unknown', 'unknown'],
+    ['not an address', 'not an address'],
+  ])('puts %s under %s', (client, prefix) => {
+    expect(prefixKey(client)).toBe(prefix)
+  })
+})
+
+describe('the miss budget', () => {
+  it('allows the budget and starts the first penalty at the miss past it', () => {
+    const within = missTimes(undefined, 3, T0)
+    expect(penaltyEnd(within, T0)).toBe(0)
+    const past = missTimes(within, 1, T0)
+    expect(penaltyEnd(past, T0)).toBe(T0 + 60_000)
+    expect(past?.breaches).toBe(1)
+  })
+
+  it('forgets the misses of a lapsed window', () => {
+    const early = missTimes(undefined, 3, T0)
+    expect(penaltyEnd(missTimes(early, 1, T0 + 10 * MIN), T0 + 10 * MIN)).toBe(0)
+  })
+
+  it('doubles the penalty on each breach remembered, up to the longest', () => {
+    let state: MissState | undefined
+    let now = T0
+    const penalties: number[] = []
+    for (let breach = 0; breach < 5; breach++) {
+      state = missTimes(state, 4, now)
+      penalties.push((penaltyEnd(state, now) - now) / 1000)
+      now = state!.penaltyUntil
+    }
+    expect(penalties).toEqual([60, 120, 240, 300, 300])
+  })
+
+  it('starts over at the first penalty after a quiet miss window past the last penalty', () => {
+    const first = missTimes(missTimes(undefined, 4, T0), 4, T0 + 1 * MIN)
+    expect(first?.breaches).toBe(2)
+    const later = first!.penaltyUntil + 10 * MIN
+    expect(missesForgetAt(first, SETTINGS.client)).toBe(later)
+    const again = missTimes(first, 4, later)
+    expect(again?.breaches).toBe(1)
+    expect(penaltyEnd(again, later)).toBe(later + 60_000)
+  })
+})
+
+describe('admission with misses', () => {
+  it('refuses hits while the client is penalized, without counting them', () => {
+    let client = admit(undefined, undefined, POLICY, T0).client!
+    for (let i = 0; i < 4; i++) client = miss(client, undefined, POLICY, T0)!.client
+    const { verdict, client: after } = admit(client, undefined, POLICY, T0 + 1000)
+    expect(after).toBeNull()
+    expect(verdict).toMatchObject({ admitted: false, penalty: 'client', retryAfterSeconds: 59 })
+    // The windows as they stand: the one admitted request.
+    expect(verdict.windows.map((w) => w.remaining)).toEqual([9, 99])
+    expect(admit(client, undefined, POLICY, T0 + 60_000).verdict.admitted).toBe(true)
+  })
+
+  it('refuses a fresh client of a penalized prefix on its first request', () => {
+    let prefix: MissState | undefined
+    for (let i = 0; i < 6; i++) prefix = miss(undefined, prefix, POLICY, T0)!.prefix
+    const { verdict } = admit(undefined, prefix, POLICY, T0)
+    expect(verdict).toMatchObject({ admitted: false, penalty: 'prefix', retryAfterSeconds: 60 })
+  })
+
+  it('counts nothing and refuses nobody for misses when switched off', () => {
+    const off = { ...POLICY, misses: { ...SETTINGS, enabled: false } }
+    expect(miss(undefined, undefined, off, T0)).toBeNull()
+  })
+
+  it('forgets a client once its windows and its misses have lapsed', () => {
+    const client = admit(undefined, undefined, POLICY, T0).client!
+    expect(clientForgetAt(client, POLICY)).toBe(T0 + 3600_000)
+  })
+})
+
+describe('missSettings', () => {
+  it('defaults to the documented settings', () => {
+    expect(missSettings({} as Cloudflare.Env)).toEqual(DEFAULT_MISS_SETTINGS)
+  })
+
+  it('reads budgets, penalties and the switch', () => {
+    const env = {
+      RATE_LIMIT_MISSES: 'off',
+      RATE_LIMIT_CLIENT_MISSES: '5/60',
+      RATE_LIMIT_PREFIX_MISSES: '50/120',
+      RATE_LIMIT_FIRST_PENALTY_SECONDS: '30',
+      RATE_LIMIT_LONGEST_PENALTY_SECONDS: '600',
+    } as Cloudflare.Env
+    expect(missSettings(env)).toEqual({
+      enabled: false,
+      client: { budget: 5, windowSeconds: 60 },
+      prefix: { budget: 50, windowSeconds: 120 },
+      firstPenaltySeconds: 30,
+      longestPenaltySeconds: 600,
+    })
+  })
+
+  it.each([
+    [{ RATE_LIMIT_MISSES: 'maybe' }, /RATE_LIMIT_MISSES/],
+    [{ RATE_LIMIT_CLIENT_MISSES: '30' }, /client miss/],
+    [{ RATE_LIMIT_FIRST_PENALTY_SECONDS: '-1' }, /RATE_LIMIT_FIRST_PENALTY_SECONDS/],
+    [{ RATE_LIMIT_LONGEST_PENALTY_SECONDS: '60' }, /at least/],
+  ])('refuses %o', (vars, message) => {
+    expect(() => missSettings(vars as unknown as Cloudflare.Env)).toThrow(message)
+  })
+})
