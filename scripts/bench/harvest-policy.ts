@@ -4,18 +4,24 @@
  * service refuses. A policy sees one client address at a time: `admit` before the answer (may
  * this request be answered?), `answered` after it (was it a miss: no export at that ID?).
  *
- * `today` is the limiter without a miss limit: the two request windows per client key.
+ * `todayPolicy` is the limiter without a miss limit: the two request windows per client key.
+ * `servicePolicy` is the limiter of src/rate-limit/limits.ts, as its object applies it: the
+ * request windows and the miss limit per client key and per prefix.
  */
-import { clientKey } from '../../src/rate-limit/client-key'
+import type { Env } from '../../src/config'
+import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import { admit, miss, type ClientRecord } from '../../src/rate-limit/limits'
+import type { MissState } from '../../src/rate-limit/misses'
 import {
   DEFAULT_RATE_LIMIT_LONG,
   DEFAULT_RATE_LIMIT_SHORT,
+  limitPolicy,
   parseWindowRule,
 } from '../../src/rate-limit/rules'
 import { decide, type WindowRule, type WindowState } from '../../src/rate-limit/windows'
 
 /** The miss limit's settings as the simulation's attackers know them (null: no miss limit). */
-export interface MissSettings {
+export interface MissBudgets {
   clientBudget: number
   clientWindowSeconds: number
   prefixBudget: number
@@ -33,7 +39,7 @@ export interface Admission {
 export interface HarvestPolicy {
   /** What the policy is, for the report. */
   name: string
-  misses: MissSettings | null
+  misses: MissBudgets | null
   /** The client key and the wider prefix an address counts against. */
   keysOf(address: string): { client: string; prefix: string }
   admit(address: string, now: number): Admission
@@ -81,9 +87,54 @@ export function todayPolicy(): HarvestPolicy {
 }
 
 /**
- * The service's policy as it stands in src/rate-limit/: today's until the miss limit's pure
- * module is there, then the request windows and the miss limit together.
+ * The service's policy under the settings of `vars` (wrangler.toml's, as deployed): the same
+ * `admit` and `miss` its rate-limit object calls, over the records it keeps, one per client
+ * key and one per prefix.
  */
-export function servicePolicy(): HarvestPolicy {
-  return todayPolicy()
+export function servicePolicy(vars: Partial<Env> = {}): HarvestPolicy {
+  const policy = limitPolicy(vars as Env)
+  const clients = new Map<string, ClientRecord>()
+  const prefixes = new Map<string, MissState>()
+  const keyOf = memoized(clientKey)
+  const prefixOf = memoized((address) => prefixKey(keyOf(address)))
+  const m = policy.misses
+  const windows = policy.rules.map((r) => `${r.limit}/${r.periodSeconds} s`).join(', ')
+  return {
+    name: m.enabled
+      ? `request windows (${windows}) and misses (${m.client.budget}/${m.client.windowSeconds} s ` +
+        `per client key, ${m.prefix.budget}/${m.prefix.windowSeconds} s per prefix, penalty ` +
+        `${m.firstPenaltySeconds} s doubling up to ${m.longestPenaltySeconds} s)`
+      : `request windows only (${windows}), the miss limit off`,
+    misses: m.enabled
+      ? {
+          clientBudget: m.client.budget,
+          clientWindowSeconds: m.client.windowSeconds,
+          prefixBudget: m.prefix.budget,
+          prefixWindowSeconds: m.prefix.windowSeconds,
+          firstPenaltySeconds: m.firstPenaltySeconds,
+          longestPenaltySeconds: m.longestPenaltySeconds,
+        }
+      : null,
+    keysOf: (address) => ({ client: keyOf(address), prefix: prefixOf(address) }),
+    admit(address, now) {
+      const key = keyOf(address)
+      const { verdict, client } = admit(
+        clients.get(key),
+        prefixes.get(prefixOf(address)),
+        policy,
+        now,
+      )
+      if (client !== null) clients.set(key, client)
+      return { admitted: verdict.admitted, retryAt: verdict.retryAt }
+    },
+    answered(address, now, missed) {
+      if (!missed) return
+      const key = keyOf(address)
+      const prefix = prefixOf(address)
+      const after = miss(clients.get(key), prefixes.get(prefix), policy, now)
+      if (after === null) return
+      clients.set(key, after.client)
+      prefixes.set(prefix, after.prefix)
+    },
+  }
 }

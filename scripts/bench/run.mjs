@@ -146,8 +146,9 @@ if (runs('memory')) {
 
 if (runs('harvest')) {
   const policies = await import(pathToFileURL(join(BUILD, 'harvest-policy.mjs')).href)
+  const vars = deployedVars()
   results.harvest = harvestSimulation(
-    { today: policies.todayPolicy, service: policies.servicePolicy },
+    { today: policies.todayPolicy, service: () => policies.servicePolicy(vars) },
     log,
   )
 }
@@ -376,6 +377,14 @@ function buildWithWrangler() {
       },
     },
   )
+}
+
+/** The `[vars]` of wrangler.toml's top-level (production) environment, as strings. */
+function deployedVars() {
+  const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8')
+  const topLevel = toml.split(/^\[env\./m)[0]
+  const vars = topLevel.split(/^\[vars\]$/m)[1]?.split(/^\[/m)[0] ?? ''
+  return Object.fromEntries([...vars.matchAll(/^(\w+)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]))
 }
 
 /** Runs a bench script in a fresh Node process and parses the JSON it prints. */
