@@ -21,7 +21,8 @@
  */
 import { rateLimitFlushSeconds, type Env } from '../../src/config'
 import { parseWindowRule, rateLimitRules } from '../../src/rate-limit/rules'
-import { RateLimiter } from '../../src/rate-limit/rate-limiter'
+import { DEFAULT_MISS_SETTINGS } from '../../src/rate-limit/misses'
+import { PrefixRateLimiter } from '../../src/rate-limit/rate-limiter'
 import type { WindowRule } from '../../src/rate-limit/windows'
 
 interface CountEnv extends Env {
@@ -79,7 +80,7 @@ function countedContext(ctx: DurableObjectState): DurableObjectState {
 }
 
 /** The service's rate limiter, counted. */
-export class CountedWriteBehind extends RateLimiter {
+export class CountedWriteBehind extends PrefixRateLimiter {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     // The base class takes only the runtime's own state object; the methods find the counted
@@ -171,7 +172,7 @@ async function sustained(
     const now = Date.now()
     for (; n < total && start + (n * periodMs) / clients <= now; n++) {
       late.push(now - (start + (n * periodMs) / clients))
-      const call = stubs[n % clients]!.hit(load.rules, load.flushSeconds)
+      const call = stubs[n % clients]!.hit('client', policyOf(load.rules), load.flushSeconds)
       pending.push(
         Promise.resolve(call).then((verdict) => {
           if (verdict.admitted) admitted++
@@ -207,12 +208,17 @@ async function oneOff(
       const first = start + (client * 1000) / load.perSecond
       for (let i = 0; i < load.requests; i++) {
         await sleep(first + i * load.gapMs - Date.now())
-        if ((await stub.hit(load.rules, load.flushSeconds)).admitted) admitted++
+        if ((await stub.hit('client', policyOf(load.rules), load.flushSeconds)).admitted) admitted++
       }
     }),
   )
   const hits = stubs.length * load.requests
   return { hits, admitted, seconds: (Date.now() - start) / 1000 }
+}
+
+/** Every object stands for one prefix with one client; the miss limit at its defaults. */
+function policyOf(rules: WindowRule[]) {
+  return { rules, misses: DEFAULT_MISS_SETTINGS }
 }
 
 function sleep(ms: number): Promise<void> {
