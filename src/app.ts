@@ -16,12 +16,22 @@ import { errorResponse, failureOf, ServiceFailure } from './http/errors'
 import { observe, routeEvent } from './observability'
 import { serveOpenApi } from './openapi'
 import { editorApi } from './publish/editor-api'
-import { clientKeyOf, rateLimit, rateLimitRules, type RateLimitOptions } from './rate-limit'
+import {
+  clientKeyOf,
+  missSettings,
+  rateLimit,
+  rateLimitRules,
+  type RateLimitOptions,
+} from './rate-limit'
 
-/** The policy of spec 8, from the vars `RATE_LIMIT_SHORT`, `_LONG` and `_FLUSH_SECONDS`. */
+/**
+ * The policy of spec 8, from the vars `RATE_LIMIT_SHORT`, `_LONG` and `_FLUSH_SECONDS`, and the
+ * miss limit from the `RATE_LIMIT_*_MISSES` and `_PENALTY_SECONDS` vars.
+ */
 const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
   rules: rateLimitRules,
   flushSeconds: rateLimitFlushSeconds,
+  misses: missSettings,
 }
 
 /** Options of `createApp`. */

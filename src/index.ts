@@ -17,6 +17,6 @@ export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
     app.fetch(request, withSimulatedKvLag(env), ctx),
 } satisfies ExportedHandler<Env>
-export { RateLimiter } from './rate-limit'
+export { PrefixRateLimiter } from './rate-limit'
 export { IdAllocator } from './ids/id-allocator'
 export { PublishService } from './publish/entrypoint'

@@ -17,7 +17,7 @@ const SECTION_WORKERS = ['lagged', 'no-grace']
 /** The section's Workers, built with run.mjs's `worker(name, script, rest)` helper. */
 export function graceCopyWorkers(worker, { vars, bindings }) {
   const sharedObjects = {
-    RATE_LIMITER: { className: 'RateLimiter', scriptName: 'service', useSQLite: true },
+    RATE_LIMITER: { className: 'PrefixRateLimiter', scriptName: 'service', useSQLite: true },
     ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
   }
   const service = (name, extra) =>

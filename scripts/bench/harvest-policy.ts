@@ -10,13 +10,14 @@
  */
 import type { Env } from '../../src/config'
 import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
-import { admit, miss, type ClientRecord } from '../../src/rate-limit/limits'
+import { admit, miss, type ClientRecord, type LimitPolicy } from '../../src/rate-limit/limits'
 import type { MissState } from '../../src/rate-limit/misses'
 import {
   DEFAULT_RATE_LIMIT_LONG,
   DEFAULT_RATE_LIMIT_SHORT,
-  limitPolicy,
+  missSettings,
   parseWindowRule,
+  rateLimitRules,
 } from '../../src/rate-limit/rules'
 import { decide, type WindowRule, type WindowState } from '../../src/rate-limit/windows'
 
@@ -92,7 +93,8 @@ export function todayPolicy(): HarvestPolicy {
  * key and one per prefix.
  */
 export function servicePolicy(vars: Partial<Env> = {}): HarvestPolicy {
-  const policy = limitPolicy(vars as Env)
+  const env = vars as Env
+  const policy: LimitPolicy = { rules: rateLimitRules(env), misses: missSettings(env) }
   const clients = new Map<string, ClientRecord>()
   const prefixes = new Map<string, MissState>()
   const keyOf = memoized(clientKey)

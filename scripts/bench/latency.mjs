@@ -26,7 +26,7 @@ export function latencyWorkers(worker, { vars, delays }) {
   const options = {
     kvNamespaces: { EXPORTS: 'exports' },
     durableObjects: {
-      RATE_LIMITER: { className: 'RateLimiter', scriptName: 'service', useSQLite: true },
+      RATE_LIMITER: { className: 'PrefixRateLimiter', scriptName: 'service', useSQLite: true },
       ID_ALLOCATOR: { className: 'IdAllocator', scriptName: 'service', useSQLite: true },
     },
   }

@@ -21,7 +21,7 @@ export { default, IdAllocator, PublishService } from '../../src/index'
 export class RateLimiter extends DurableObject<Env> {
   private windows: Record<string, WindowState> = {}
 
-  hit(rules: WindowRule[]): RateVerdict {
+  hit(_clientKey: string, { rules }: { rules: WindowRule[] }): RateVerdict {
     const { verdict, next } = decide(rules, this.windows, Date.now())
     if (next !== null) this.windows = next
     return verdict

@@ -171,7 +171,7 @@ function workerOptions({ buildDir, compatibilityDate }, worker) {
         ...common,
         scriptPath: join(buildDir, 'service/index.js'),
         durableObjects: {
-          RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
+          RATE_LIMITER: { className: 'PrefixRateLimiter', useSQLite: true },
           ID_ALLOCATOR: { className: 'IdAllocator', useSQLite: true },
         },
         bindings: { ...VARS, PUBLISH_TOKEN },

@@ -13,12 +13,13 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/config'
+import { DEFAULT_MISS_SETTINGS } from '../../src/rate-limit/misses'
 import { rateLimitRules } from '../../src/rate-limit/rules'
 import { allocateId, releaseId } from '../../src/ids/allocator-client'
 import { decide, type RateVerdict, type WindowRule } from '../../src/rate-limit/windows'
 
 export { IdAllocator } from '../../src/ids/id-allocator'
-export { RateLimiter } from '../../src/rate-limit/rate-limiter'
+export { PrefixRateLimiter } from '../../src/rate-limit/rate-limiter'
 
 interface ProbeEnv extends Env {
   ECHO: DurableObjectNamespace<EchoObject>
@@ -50,7 +51,8 @@ export default {
       const start = performance.now()
       for (let i = 0; i < n; i++) {
         const key = `10.0.${(i % keys) >> 8}.${(i % keys) & 255}`
-        if (url.pathname === '/limiter') await env.RATE_LIMITER.getByName(key).hit(rules)
+        if (url.pathname === '/limiter')
+          await env.RATE_LIMITER.getByName(key).hit(key, { rules, misses: DEFAULT_MISS_SETTINGS })
         else if (url.pathname === '/echo') await env.ECHO.getByName(key).ping(rules)
         else await env.ECHO.getByName(key).write(rules)
       }

@@ -417,7 +417,7 @@ function miniflareOptions() {
     ...rest,
   })
   const ownObjects = {
-    RATE_LIMITER: { className: 'RateLimiter', useSQLite: true },
+    RATE_LIMITER: { className: 'PrefixRateLimiter', useSQLite: true },
     ID_ALLOCATOR: { className: 'IdAllocator', useSQLite: true },
   }
   const exports = { EXPORTS: 'exports' }

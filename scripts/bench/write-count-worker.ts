@@ -24,8 +24,9 @@
  * a Worker and its Durable Objects share one isolate. A case is a prefix of the objects' names.
  */
 import { rateLimitFlushSeconds, type Env } from '../../src/config'
+import { DEFAULT_MISS_SETTINGS } from '../../src/rate-limit/misses'
+import { PrefixRateLimiter } from '../../src/rate-limit/rate-limiter'
 import { parseWindowRule } from '../../src/rate-limit/rules'
-import { RateLimiter } from '../../src/rate-limit/rate-limiter'
 import type { WindowRule } from '../../src/rate-limit/windows'
 
 interface CountEnv extends Env {
@@ -60,6 +61,19 @@ function caseOf(ctx: DurableObjectState): string {
 
 const COUNTED = new Set(['put', 'setAlarm', 'deleteAll', 'delete'])
 
+/**
+ * Rows a call writes: one per key for `put` of an object of entries and `delete` of an array of
+ * keys (both write each row), else one (`deleteAll` counts as one: a limiter object holds a
+ * record or two when it empties its storage).
+ */
+function rowsOf(method: string, first: unknown): number {
+  if (method === 'delete' && Array.isArray(first)) return first.length
+  if (method === 'put' && typeof first === 'object' && first !== null) {
+    return Object.keys(first).length
+  }
+  return 1
+}
+
 /** Names of the objects that wrote a row, so that `written` counts each once. */
 const writers = new Set<string>()
 
@@ -81,7 +95,7 @@ function counting<T extends object>(
       const bound = (value as (...args: unknown[]) => unknown).bind(t)
       if (typeof key !== 'string' || !COUNTED.has(key)) return bound
       return (...args: unknown[]) => {
-        c[key as keyof Counts]++
+        c[key as keyof Counts] += rowsOf(key, args[0])
         if ((key === 'put' || key === 'setAlarm') && !writers.has(name)) {
           writers.add(name)
           c.written++
@@ -101,7 +115,7 @@ function countedContext(ctx: DurableObjectState): DurableObjectState {
 }
 
 /** The service's rate limiter, counted. */
-export class CountedWriteBehind extends RateLimiter {
+export class CountedWriteBehind extends PrefixRateLimiter {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     // The base class takes only the runtime's own state object; the methods find the counted
@@ -204,7 +218,7 @@ async function sustained(
     const now = Date.now()
     for (; n < total && start + (n * periodMs) / clients <= now; n++) {
       late.push(now - (start + (n * periodMs) / clients))
-      const call = stubs[n % clients]!.hit(load.rules, load.flushSeconds)
+      const call = stubs[n % clients]!.hit('client', policyOf(load.rules), load.flushSeconds)
       pending.push(
         Promise.resolve(call).then((verdict) => {
           if (verdict.admitted) admitted++
@@ -240,12 +254,17 @@ async function oneOff(
       const first = start + (client * 1000) / load.perSecond
       for (let i = 0; i < load.requests; i++) {
         await sleep(first + i * load.gapMs - Date.now())
-        if ((await stub.hit(load.rules, load.flushSeconds)).admitted) admitted++
+        if ((await stub.hit('client', policyOf(load.rules), load.flushSeconds)).admitted) admitted++
       }
     }),
   )
   const hits = stubs.length * load.requests
   return { hits, admitted, seconds: (Date.now() - start) / 1000 }
+}
+
+/** Every object stands for one prefix with one client; the miss limit at its defaults. */
+function policyOf(rules: WindowRule[]) {
+  return { rules, misses: DEFAULT_MISS_SETTINGS }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -22,7 +22,16 @@ export type Failure =
   | { reason: 'storage_failed'; cause: unknown }
   | { reason: 'method_not_allowed'; method: string; allow: string }
   | { reason: 'route_not_found'; path: string }
-  | { reason: 'rate_limited'; retryAfterSeconds: number; headers: Record<string, string> }
+  /**
+   * `penalty`: refused for the misses of the client (`client`) or of its network (`prefix`),
+   * not for its request windows (docs/rate-limits.md#misses).
+   */
+  | {
+      reason: 'rate_limited'
+      retryAfterSeconds: number
+      headers: Record<string, string>
+      penalty?: 'client' | 'prefix'
+    }
   | { reason: 'unauthorized' }
   | { reason: 'unsupported_media_type'; contentType: string | null }
   | { reason: 'too_large'; limitBytes: number }
@@ -57,6 +66,13 @@ export interface PublicError {
   /** Extra fields of the body, beside `code` and the message; their strings plain text too. */
   details?: Record<string, unknown>
 }
+
+/** The first sentence of a 429's message: what caused the refusal. */
+const REFUSAL_CAUSES = {
+  requests: 'Too many requests from this address.',
+  client: 'Too many requests from this address asked for exports that do not exist.',
+  prefix: 'Too many requests from this network asked for exports that do not exist.',
+} as const
 
 /** Maps an internal failure to the public error; the status comes from the catalogue. */
 export function toPublicError(failure: Failure): PublicError {
@@ -97,7 +113,7 @@ export function toPublicError(failure: Failure): PublicError {
     case 'rate_limited': {
       const refusal = retryLater(
         'rate_limited',
-        `Too many requests from this address. Retry after ${failure.retryAfterSeconds} seconds.`,
+        `${REFUSAL_CAUSES[failure.penalty ?? 'requests']} Retry after ${failure.retryAfterSeconds} seconds.`,
         failure.retryAfterSeconds,
       )
       return { ...refusal, headers: { ...failure.headers, ...refusal.headers } }

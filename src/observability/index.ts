@@ -17,7 +17,7 @@ import { outcomeOf } from './outcomes'
 export { logIncident, logRequest, type RequestLine } from './log'
 export { recordMetrics } from './metrics'
 export { note, notesOf, routeEvent } from './notes'
-export { outcomeOf, type LimiterVerdict } from './outcomes'
+export { outcomeOf, type LimiterVerdict, type MissPenalty } from './outcomes'
 
 /** Options of `observe`. */
 export interface ObserveOptions {
@@ -81,6 +81,7 @@ function withNotes(
   if (notes.id !== undefined) line.id = notes.id
   if (notes.limiter !== undefined) line.limiter = notes.limiter
   if (notes.refusingWindow !== undefined) line.window = notes.refusingWindow
+  if (notes.missPenalty !== undefined) line.penalty = notes.missPenalty
   if (notes.exportBytes !== undefined) line.exportBytes = notes.exportBytes
   if (notes.tagLength !== undefined) line.tagLength = notes.tagLength
   describeFailure(line, failure)

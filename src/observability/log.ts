@@ -8,7 +8,7 @@
  * Privacy (docs/security.md): no tag value, no client address, no request URL. A client shows
  * only as a keyed hash of its rate-limit key, and only when `LOG_CLIENT_KEY` is set.
  */
-import type { Incident, LimiterVerdict, Outcome, RequestEvent } from './outcomes'
+import type { Incident, LimiterVerdict, MissPenalty, Outcome, RequestEvent } from './outcomes'
 
 /** One request or publish, as logged and as written to the metrics. */
 export interface RequestLine {
@@ -31,6 +31,8 @@ export interface RequestLine {
   limiter?: LimiterVerdict
   /** On a 429: the window that refused. */
   window?: string
+  /** On a 429 for misses: the length of the prefix penalized (`/32`, `/24`, `/64`, `/48`). */
+  penalty?: MissPenalty
   /** Bytes of the stored export (served or published). */
   exportBytes?: number
   /** Characters of the sanitized tag substituted. */

@@ -5,7 +5,7 @@
  * log itself knows no route, no limiter and no ID rule (./index.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono'
-import type { LimiterVerdict, RequestEvent } from './outcomes'
+import type { LimiterVerdict, MissPenalty, RequestEvent } from './outcomes'
 
 /** Facts about a request, each optional. */
 export interface RequestNotes {
@@ -23,6 +23,8 @@ export interface RequestNotes {
   limiter?: LimiterVerdict
   /** The window that refused a 429 (the window the rate-limit headers describe). */
   refusingWindow?: string
+  /** On a 429 for misses: the length of the prefix penalized. */
+  missPenalty?: MissPenalty
 }
 
 declare module 'hono' {

@@ -22,6 +22,12 @@ export type Outcome = Success | Failure['reason']
 /** How the rate limiter took a request; absent for requests it does not count. */
 export type LimiterVerdict = 'admitted' | 'refused' | 'failed_open'
 
+/**
+ * On a refusal for misses: the length of the prefix penalized, an IPv4 address (`/32`) or its
+ * /24, an IPv6 /64 or its /48 (`other`: a client key that is no address). Never the address.
+ */
+export type MissPenalty = '/32' | '/24' | '/64' | '/48' | 'other'
+
 const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
   retrieve: 'served',
   publish: 'published',

@@ -4,5 +4,5 @@
  */
 export { rateLimit, type RateLimitOptions } from './middleware'
 export { admission, clientKeyOf } from './request-context'
-export { rateLimitRules } from './rules'
-export { RateLimiter } from './rate-limiter'
+export { missSettings, rateLimitRules } from './rules'
+export { PrefixRateLimiter } from './rate-limiter'

@@ -1,61 +1,201 @@
 /**
- * One Durable Object per client (see client-key.ts) holding its request windows. Each request
- * is one `hit` call that decides from the windows in memory and updates them with no `await`
- * in between, so concurrent requests are serialized and no burst is admitted beyond the limit.
+ * One Durable Object per wider prefix (an IPv4 /24, an IPv6 /48; client-key.ts), holding a
+ * record per client of the prefix (its request windows and its misses) and the prefix's own
+ * misses. Keyed by the prefix, the one object a request asks also knows whether the prefix is
+ * penalized: a fresh /64 under a penalized /48 is refused on its first request, and a hit still
+ * costs one call. Each call decides from memory and updates it with no `await` in between, so
+ * concurrent requests are serialized and no burst is admitted beyond the limit.
  *
- * Storage trails memory by at most one flush interval (write-behind.ts); what a restart loses:
- * docs/rate-limits.md#durability. No verdict waits for a write (writes go out unconfirmed).
+ * Storage trails memory (write-behind.ts): a lone request is never written, busier records by at
+ * most one flush interval; the one alarm writes and deletes, and nothing stays stored past its
+ * windows and penalty. What a restart loses: docs/rate-limits.md#durability. No verdict waits for
+ * a write (writes go out unconfirmed).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { DEFAULT_RATE_LIMIT_FLUSH_SECONDS, type Env } from '../config'
-import { decide, latestReset, type RateVerdict, type WindowRule, type WindowState } from './windows'
 import {
-  LOADED,
-  planAdmitted,
-  planAlarm,
-  type StoragePlan,
-  type StorageState,
+  admit,
+  clientForgetAt,
+  miss,
+  prefixForgetAt,
+  type ClientRecord,
+  type LimitPolicy,
+} from './limits'
+import { penaltyEnd, type MissState } from './misses'
+import type { RateVerdict } from './windows'
+import {
+  alarmStep,
+  loaded,
+  nextAlarm,
+  planChange,
+  UNSTORED,
+  writtenAt,
+  type Change,
+  type RecordStorage,
 } from './write-behind'
 
-/** Storage key of the window states, `{ [name]: { count, resetAt } }`; stable across versions. */
-export const WINDOWS_KEY = 'windows'
+/** Storage key of a client's record: this, then its client key. Stable across versions. */
+export const CLIENT_RECORD_PREFIX = 'client:'
+/** Storage key of the prefix's own misses. Stable across versions. */
+export const PREFIX_RECORD_KEY = 'prefix'
 
 /** A lost write loses at most the counts of one interval, which the loss bound allows anyway. */
 const UNCONFIRMED = { allowUnconfirmed: true } as const
 
-/** The per-client request counter (spec 8). */
-export class RateLimiter extends DurableObject<Env> {
-  /** The windows: memory is the truth while the instance lives, storage trails it. */
-  private windows: Record<string, WindowState>
-  private storage: StorageState = LOADED
+/** A record in memory: its data, when it lapses, and what storage holds of it. */
+interface Entry<T> {
+  data: T
+  forgetAt: number
+  storage: RecordStorage
+}
+
+/** What is stored of a record: its data and when it lapses, so a new instance knows. */
+type Stored<T> = T & { forgetAt: number }
+
+/** When a miss is reported, the penalties it leaves (ms since the epoch; 0: none). */
+export interface MissReport {
+  clientPenaltyUntil: number
+  prefixPenaltyUntil: number
+}
+
+/** The request counter of one prefix's clients (spec 8), and their miss limit. */
+export class PrefixRateLimiter extends DurableObject<Env> {
+  /** Memory is the truth while the instance lives; storage trails it. */
+  private readonly records = new Map<string, Entry<ClientRecord | MissState>>()
+  /** When the alarm is due, as this instance set it or as storage implies; null: none. */
+  private alarmDue: number | null = null
+  private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.windows = ctx.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY) ?? {}
+    for (const [key, value] of ctx.storage.kv.list<Stored<ClientRecord | MissState>>()) {
+      const { forgetAt, ...data } = value
+      this.records.set(key, { data, forgetAt, storage: loaded(forgetAt) })
+      // Whoever stored it set an alarm at or before its lapse.
+      if (this.alarmDue === null || forgetAt < this.alarmDue) this.alarmDue = forgetAt
+    }
   }
 
   /**
-   * Counts a request against every window if all have room; refusals count nowhere.
+   * Counts a request of `clientKey` against its windows if it is admitted: if all have room
+   * and neither the client nor the prefix is penalized for misses. Refusals count nowhere.
    * `flushSeconds` is the flush interval (`RATE_LIMIT_FLUSH_SECONDS`).
    */
-  hit(rules: WindowRule[], flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS): RateVerdict {
+  hit(
+    clientKey: string,
+    policy: LimitPolicy,
+    flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+  ): RateVerdict {
     const now = Date.now()
-    const { verdict, next } = decide(rules, this.windows, now)
-    if (next === null) return verdict
-    this.windows = next
-    this.apply(planAdmitted(this.storage, now, flushSeconds * 1000))
+    this.flushMs = flushSeconds * 1000
+    const key = CLIENT_RECORD_PREFIX + clientKey
+    const { verdict, client } = admit(
+      this.live<ClientRecord>(key, now),
+      this.prefix(now),
+      policy,
+      now,
+    )
+    if (client !== null) this.change(key, client, clientForgetAt(client, policy), 'request', now)
     return verdict
   }
 
-  /** Writes what memory holds ahead of storage. */
-  override alarm(): void {
-    const lapsed = Date.now() >= (latestReset(this.windows) ?? -Infinity)
-    this.apply(planAlarm(this.storage, lapsed))
+  /**
+   * Counts a miss (an answer of 404, 410 or 400 `invalid_id` to an admitted request) for
+   * `clientKey` and for the prefix; returns the penalties they are under after it.
+   */
+  miss(
+    clientKey: string,
+    policy: LimitPolicy,
+    flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+  ): MissReport {
+    const now = Date.now()
+    this.flushMs = flushSeconds * 1000
+    const key = CLIENT_RECORD_PREFIX + clientKey
+    const before = this.live<ClientRecord>(key, now)
+    const prefixBefore = this.prefix(now)
+    const after = miss(before, prefixBefore, policy, now)
+    if (after === null) return { clientPenaltyUntil: 0, prefixPenaltyUntil: 0 }
+    const clientBreach = penaltyEnd(after.client.misses, now) > penaltyEnd(before?.misses, now)
+    const prefixBreach = penaltyEnd(after.prefix, now) > penaltyEnd(prefixBefore, now)
+    const forgetClient = clientForgetAt(after.client, policy)
+    this.change(key, after.client, forgetClient, clientBreach ? 'breach' : 'miss', now)
+    const forgetPrefix = prefixForgetAt(after.prefix, policy)
+    this.change(
+      PREFIX_RECORD_KEY,
+      after.prefix,
+      forgetPrefix,
+      prefixBreach ? 'breach' : 'miss',
+      now,
+    )
+    return {
+      clientPenaltyUntil: penaltyEnd(after.client.misses, now),
+      prefixPenaltyUntil: penaltyEnd(after.prefix, now),
+    }
   }
 
-  private apply(plan: StoragePlan): void {
-    this.storage = plan.state
-    if (plan.write) void this.ctx.storage.put(WINDOWS_KEY, this.windows, UNCONFIRMED)
-    if (plan.setAlarm !== undefined) void this.ctx.storage.setAlarm(plan.setAlarm, UNCONFIRMED)
+  /** Writes what memory holds ahead of storage, and deletes what has lapsed. */
+  override alarm(): void {
+    const now = Date.now()
+    this.alarmDue = null
+    let wrote = false
+    let deletes: string[] = []
+    for (const [key, entry] of this.records) {
+      const step = alarmStep(entry.storage, entry.forgetAt, now)
+      if (step === 'forget' || step === 'unstore') {
+        if (entry.storage.storedForgetAt !== 0) deletes.push(key)
+        if (step === 'forget') this.records.delete(key)
+        else entry.storage = { ...entry.storage, storedForgetAt: 0 }
+      } else if (step === 'write') {
+        this.write(key, entry, now)
+        wrote = true
+      }
+    }
+    const storedAts = [...this.records.values()].map((entry) => entry.storage.storedForgetAt)
+    if (deletes.length > 0 && storedAts.every((at) => at === 0)) {
+      // Nothing stored is needed any more: one call empties the object's storage.
+      void this.ctx.storage.deleteAll(UNCONFIRMED)
+      deletes = []
+    }
+    if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
+    this.setAlarm(nextAlarm(wrote, storedAts, now, this.flushMs))
+  }
+
+  /** The record at `key` if it has not lapsed at `now`. */
+  private live<T extends ClientRecord | MissState>(key: string, now: number): T | undefined {
+    const entry = this.records.get(key)
+    return entry !== undefined && now < entry.forgetAt ? (entry.data as T) : undefined
+  }
+
+  private prefix(now: number): MissState | undefined {
+    return this.live<MissState>(PREFIX_RECORD_KEY, now)
+  }
+
+  /** Puts a changed record in memory and applies its storage plan. */
+  private change(
+    key: string,
+    data: ClientRecord | MissState,
+    forgetAt: number,
+    change: Change,
+    now: number,
+  ): void {
+    const existing = this.records.get(key)
+    const storage = existing?.storage ?? UNSTORED
+    const entry = { data, forgetAt, storage }
+    this.records.set(key, entry)
+    const plan = planChange(storage, change, now, forgetAt, this.alarmDue, this.flushMs)
+    entry.storage = plan.storage
+    if (plan.write) this.write(key, entry, now)
+    if (plan.setAlarm !== undefined) this.setAlarm(plan.setAlarm)
+  }
+
+  private write(key: string, entry: Entry<ClientRecord | MissState>, now: number): void {
+    void this.ctx.storage.put(key, { ...entry.data, forgetAt: entry.forgetAt }, UNCONFIRMED)
+    entry.storage = writtenAt(now, entry.forgetAt)
+  }
+
+  private setAlarm(at: number | null): void {
+    if (at === null || at === this.alarmDue) return
+    this.alarmDue = at
+    void this.ctx.storage.setAlarm(at, UNCONFIRMED)
   }
 }

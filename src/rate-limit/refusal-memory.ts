@@ -4,18 +4,47 @@
  * nowhere), so answering from memory until then gives the limiter's own answer. A client that
  * floods past its limit then no longer reaches its Durable Object, which stays responsive: the
  * flood cannot push it past the fail-open timeout and so get itself served unlimited.
+ *
+ * A prefix's miss penalty (misses.ts) is remembered by prefix: every client of the prefix is
+ * refused from memory until it ends, a client never seen here with its windows shown as fresh
+ * (this isolate does not know them; nothing counts while refused, and the object would say the
+ * same of a client it does not know either).
  */
-import { refusalAsOf, type RateVerdict, type WindowRule } from './windows'
+import { refusalAsOf, refuseUntil, type RateVerdict, type WindowRule } from './windows'
 
 /** Bounds the memory of one isolate; the oldest refusal is forgotten first. */
 export const MAX_REMEMBERED_REFUSALS = 10_000
 
-/** The refusals of one isolate, by client key and policy. */
+/** The refusals of one isolate, by client key and policy, and prefix penalties by prefix. */
 export class RefusalMemory {
   private readonly refusals = new Map<string, RateVerdict>()
+  private readonly penalties = new Map<string, number>()
 
-  /** The standing refusal of `key` under `rules` at `now`, or null when it has run out. */
-  recall(key: string, rules: readonly WindowRule[], now: number): RateVerdict | null {
+  /** The standing refusal of `key` (of prefix `prefix`) under `rules` at `now`, or null. */
+  recall(
+    key: string,
+    prefix: string,
+    rules: readonly WindowRule[],
+    now: number,
+  ): RateVerdict | null {
+    const own = this.own(key, rules, now)
+    const until = this.prefixPenalty(prefix, now)
+    if (until === 0 || (own !== null && own.retryAt >= until)) return own
+    return refuseUntil(rules, {}, now, until, 'prefix')
+  }
+
+  /** Remembers a refusal until its `retryAt`; a prefix's penalty for all its clients. */
+  remember(key: string, prefix: string, rules: readonly WindowRule[], refusal: RateVerdict): void {
+    if (refusal.penalty === 'prefix') this.rememberPenalty(prefix, refusal.retryAt)
+    else bounded(this.refusals).set(memoryKey(key, rules), refusal)
+  }
+
+  /** Remembers that the prefix is penalized until `until` (ms). */
+  rememberPenalty(prefix: string, until: number): void {
+    bounded(this.penalties).set(prefix, until)
+  }
+
+  private own(key: string, rules: readonly WindowRule[], now: number): RateVerdict | null {
     const id = memoryKey(key, rules)
     const refusal = this.refusals.get(id)
     if (refusal === undefined) return null
@@ -26,14 +55,22 @@ export class RefusalMemory {
     return refusalAsOf(rules, refusal, now)
   }
 
-  /** Remembers a refusal until its `retryAt`. */
-  remember(key: string, rules: readonly WindowRule[], refusal: RateVerdict): void {
-    if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) {
-      const oldest = this.refusals.keys().next()
-      if (!oldest.done) this.refusals.delete(oldest.value)
-    }
-    this.refusals.set(memoryKey(key, rules), refusal)
+  private prefixPenalty(prefix: string, now: number): number {
+    const until = this.penalties.get(prefix)
+    if (until === undefined) return 0
+    if (now < until) return until
+    this.penalties.delete(prefix)
+    return 0
   }
+}
+
+/** The map, with its oldest entry dropped if it is full. */
+function bounded<V>(map: Map<string, V>): Map<string, V> {
+  if (map.size >= MAX_REMEMBERED_REFUSALS) {
+    const oldest = map.keys().next()
+    if (!oldest.done) map.delete(oldest.value)
+  }
+  return map
 }
 
 /** The policy part of keys, by rules object: the middleware passes the same one every time. */

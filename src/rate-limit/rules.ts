@@ -4,7 +4,6 @@
  * the first and the longest penalty in seconds, and a switch.
  */
 import { positiveInteger, type Env } from '../config'
-import type { LimitPolicy } from './limits'
 import { DEFAULT_MISS_SETTINGS, type MissBudget, type MissSettings } from './misses'
 import type { WindowRule } from './windows'
 
@@ -78,9 +77,4 @@ export function missSettings(env: Env): MissSettings {
     firstPenaltySeconds: first,
     longestPenaltySeconds: longest,
   }
-}
-
-/** The whole policy of the vars: the request windows and the miss limit. */
-export function limitPolicy(env: Env): LimitPolicy {
-  return { rules: rateLimitRules(env), misses: missSettings(env) }
 }

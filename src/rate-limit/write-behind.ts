@@ -1,57 +1,125 @@
 /**
- * When a rate-limit object writes its windows, and when it sets its one alarm: pure functions of
- * what the object knows (is memory ahead of storage, when was the last request admitted) and the
- * time. No storage here: the object applies the plan.
+ * When a rate-limit object writes a record, deletes it, and sets its one alarm: pure functions of
+ * what the object knows (what memory holds beyond storage, when the record was last written, when
+ * the alarm is due) and the time. No storage here: the object applies the plan.
  *
- * Every write and every `setAlarm` is a billed row, and every alarm that fires a billed request.
- * The floor of an exact count is one write per request a client makes now and then: its count
- * must reach storage within a flush interval, and nothing is cheaper than writing it with the
- * request. So a lone request costs that write and nothing else: no cleanup alarm follows it (what
- * stays stored, and why: docs/security.md#what-the-rate-limiter-keeps). Only a client calling
- * faster than half an interval has its requests held, with an alarm to write them: two rows per
- * interval, however many requests. docs/rate-limits.md#durability explains the plan and what a
- * restart can lose.
+ * Every write, delete and `setAlarm` is a billed row, every alarm that fires a billed request, and
+ * every record stored a SQLite database of about 12 KB billed each month. So:
+ * - A record holds one unwritten request (and its miss) in memory without an alarm: a client that
+ *   asks once writes nothing and leaves nothing. An eviction or a restart forgets that request,
+ *   which is the loss bound of docs/rate-limits.md#durability.
+ * - A second unwritten request is written with the request, or, when the record was written less
+ *   than a flush interval ago (a busy client), by the flush alarm: two rows per interval, however
+ *   many requests. While the alarm keeps finding something to write it comes back each interval
+ *   (a watch); once it finds nothing it is set to the earliest time a stored record lapses.
+ * - That alarm deletes what has lapsed, and everything at once (`deleteAll`) when nothing stored
+ *   is needed any more: no record outlives its windows and its miss penalty.
+ * - A change that starts a miss penalty is never held: a penalty must outlive an eviction.
  */
 
-/** What the object knows about its storage. */
-export interface StorageState {
-  /** Memory holds admitted requests that storage does not; the flush alarm is then set. */
+/** What the object knows of one record's storage. */
+export interface RecordStorage {
+  /** Admitted requests in memory and not in storage. */
+  unwrittenRequests: number
+  /** Misses in memory and not in storage. */
+  unwrittenMisses: number
+  /** The alarm is due within a flush interval and will write the record. */
   dirty: boolean
-  /** When the last request was admitted (ms since the epoch); -Infinity before this instance's first. */
-  lastAdmittedAt: number
+  /** When the record was last written by this instance (ms); -Infinity before the first write. */
+  writtenAt: number
+  /** When the version in storage may be deleted (ms); 0 when storage holds none. */
+  storedForgetAt: number
 }
 
-/** What to do to storage, and the state once done. */
-export interface StoragePlan {
-  /** Write the windows as they are in memory. */
+/** A record that storage does not hold. */
+export const UNSTORED: RecordStorage = {
+  unwrittenRequests: 0,
+  unwrittenMisses: 0,
+  dirty: false,
+  writtenAt: -Infinity,
+  storedForgetAt: 0,
+}
+
+/** A record read from storage at start: what storage holds is what memory holds. */
+export function loaded(storedForgetAt: number): RecordStorage {
+  return { ...UNSTORED, storedForgetAt }
+}
+
+/** What changed in a record: a request admitted, a miss counted, a miss that started a penalty. */
+export type Change = 'request' | 'miss' | 'breach'
+
+/** What to do to storage for one record, and its storage state once done. */
+export interface RecordPlan {
+  /** Write the record as it is in memory now. */
   write: boolean
-  /** Set the alarm to this time; undefined leaves it as it is. */
+  /** Set the object's alarm to this time; undefined leaves it as it is. */
   setAlarm: number | undefined
-  state: StorageState
+  storage: RecordStorage
 }
 
 /**
- * The state of an object that has just read storage: clean, nothing admitted yet. A flush alarm
- * left by an instance that crashed finds nothing to write and does nothing.
+ * The plan after a change at `now`. `forgetAt` is when the changed record lapses, `alarmAt` when
+ * the object's alarm is due (null: none), `flushMs` the flush interval.
  */
-export const LOADED: StorageState = { dirty: false, lastAdmittedAt: -Infinity }
+export function planChange(
+  storage: RecordStorage,
+  change: Change,
+  now: number,
+  forgetAt: number,
+  alarmAt: number | null,
+  flushMs: number,
+): RecordPlan {
+  const changed = {
+    ...storage,
+    unwrittenRequests: storage.unwrittenRequests + (change === 'request' ? 1 : 0),
+    unwrittenMisses: storage.unwrittenMisses + (change === 'request' ? 0 : 1),
+  }
+  const held = change !== 'breach' && changed.unwrittenRequests <= 1 && changed.unwrittenMisses <= 1
+  if (changed.dirty || held) return { write: false, setAlarm: undefined, storage: changed }
+  const dirty = { ...changed, dirty: true }
+  if (alarmAt !== null && alarmAt <= now + flushMs) {
+    return { write: false, setAlarm: undefined, storage: dirty }
+  }
+  if (now - storage.writtenAt < flushMs) {
+    return { write: false, setAlarm: now + flushMs, storage: dirty }
+  }
+  const written = writtenAt(now, forgetAt)
+  const needsAlarm = alarmAt === null || alarmAt > forgetAt
+  return { write: true, setAlarm: needsAlarm ? forgetAt : undefined, storage: written }
+}
 
-/** The plan after a request was admitted at `now` and changed the windows; `flushMs` the interval. */
-export function planAdmitted(state: StorageState, now: number, flushMs: number): StoragePlan {
-  const admitted = { ...state, lastAdmittedAt: now }
-  // Dirty: the alarm is already due within an interval of the oldest unwritten request.
-  if (state.dirty) return { write: false, setAlarm: undefined, state: admitted }
-  const busy = now - state.lastAdmittedAt < flushMs / 2
-  if (!busy) return { write: true, setAlarm: undefined, state: admitted }
-  return { write: false, setAlarm: now + flushMs, state: { ...admitted, dirty: true } }
+/** The storage state of a record just written at `now`. */
+export function writtenAt(now: number, forgetAt: number): RecordStorage {
+  return { ...UNSTORED, writtenAt: now, storedForgetAt: forgetAt }
+}
+
+/** What the alarm does to one record at `now`. */
+export type AlarmStep = 'forget' | 'write' | 'unstore' | 'keep'
+
+/**
+ * The alarm's step for a record that lapses at `forgetAt`: forget a lapsed one (memory and
+ * storage), write a dirty one, delete a stored version that lapsed while memory holds a newer
+ * one not yet written, keep the rest.
+ */
+export function alarmStep(storage: RecordStorage, forgetAt: number, now: number): AlarmStep {
+  if (forgetAt <= now) return 'forget'
+  if (storage.dirty) return 'write'
+  if (storage.storedForgetAt !== 0 && storage.storedForgetAt <= now) return 'unstore'
+  return 'keep'
 }
 
 /**
- * The plan when the alarm fires at `now`. `lapsed` says every window in memory has run out: its
- * unwritten counts are worth nothing, and the next admitted request writes new windows over the
- * stored ones.
+ * When the alarm comes back after a run at `now`: a flush interval later if it wrote something
+ * (a watch over a busy object), else when the first stored record lapses, else never (null).
  */
-export function planAlarm(state: StorageState, lapsed: boolean): StoragePlan {
-  const clean = { ...state, dirty: false }
-  return { write: state.dirty && !lapsed, setAlarm: undefined, state: clean }
+export function nextAlarm(
+  wrote: boolean,
+  storedForgetAts: Iterable<number>,
+  now: number,
+  flushMs: number,
+): number | null {
+  if (wrote) return now + flushMs
+  let first = Infinity
+  for (const at of storedForgetAts) if (at !== 0 && at < first) first = at
+  return first === Infinity ? null : first
 }

@@ -7,12 +7,13 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey } from '../../src/rate-limit/client-key'
-import { WINDOWS_KEY } from '../../src/rate-limit/rate-limiter'
-import type { WindowState } from '../../src/rate-limit/windows'
+import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import type { ClientRecord } from '../../src/rate-limit/limits'
+import { CLIENT_RECORD_PREFIX } from '../../src/rate-limit/rate-limiter'
 import { callWithEnv, logged } from '../support/helpers'
 
-const LIMITS = { RATE_LIMIT_SHORT: '50/60', RATE_LIMIT_LONG: '500/3600' }
+/** Request counting alone: every request here is a miss, which the miss limit would refuse. */
+const LIMITS = { RATE_LIMIT_SHORT: '50/60', RATE_LIMIT_LONG: '500/3600', RATE_LIMIT_MISSES: 'off' }
 
 /** A counted request from `ip`; answers 404 (no such export) while admitted. */
 function get(ip: string, vars: Partial<Cloudflare.Env> = LIMITS): Promise<Response> {
@@ -24,14 +25,17 @@ async function remainingAfterNext(ip: string): Promise<number> {
   return Number((await get(ip)).headers.get('X-RateLimit-Remaining'))
 }
 
+/** The object of the client's prefix. */
 function limiter(ip: string) {
-  return env.RATE_LIMITER.getByName(clientKey(ip))
+  return env.RATE_LIMITER.getByName(prefixKey(clientKey(ip)))
 }
 
-/** What the client's object has in storage: the short window's count, and its alarm. */
+/** What the prefix's object has in storage for the client: the short window's count, and the alarm. */
 function stored(ip: string): Promise<{ count: number | null; alarm: number | null }> {
   return runInDurableObject(limiter(ip), async (_, state) => ({
-    count: state.storage.kv.get<Record<string, WindowState>>(WINDOWS_KEY)?.['short']?.count ?? null,
+    count:
+      state.storage.kv.get<ClientRecord>(CLIENT_RECORD_PREFIX + clientKey(ip))?.windows['short']
+        ?.count ?? null,
     alarm: await state.storage.getAlarm(),
   }))
 }
@@ -43,18 +47,32 @@ afterEach(async () => {
 })
 
 describe('write-behind counts', () => {
-  it('writes the first request at once and holds the next ones in memory until the alarm', async () => {
+  it('holds a lone request in memory only, and writes when a second comes', async () => {
     const ip = '203.0.113.1'
+    const started = Date.now()
+    await get(ip)
+    expect(await stored(ip)).toEqual({ count: null, alarm: null })
+    await get(ip)
+    const after = await stored(ip)
+    expect(after.count).toBe(2)
+    // The alarm that deletes the record once its long window has lapsed.
+    expect(after.alarm).toBeGreaterThanOrEqual(started + 3600_000)
+    expect(after.alarm).toBeLessThanOrEqual(Date.now() + 3600_000)
+  })
+
+  it("holds a busy client's next requests until the flush alarm writes them", async () => {
+    const ip = '203.0.113.7'
+    for (let i = 0; i < 2; i++) await get(ip)
     const started = Date.now()
     for (let i = 0; i < 3; i++) await get(ip)
     const before = await stored(ip)
-    expect(before.count).toBe(1)
-    // The flush alarm, one interval (9 s) after that write.
+    expect(before.count).toBe(2)
+    // The flush alarm, one interval (9 s) after the first request held beyond one.
     expect(before.alarm).toBeGreaterThanOrEqual(started + 9_000)
     expect(before.alarm).toBeLessThanOrEqual(Date.now() + 9_000)
 
     expect(await runDurableObjectAlarm(limiter(ip))).toBe(true)
-    expect((await stored(ip)).count).toBe(3)
+    expect((await stored(ip)).count).toBe(5)
   })
 
   it('keeps the counts the alarm wrote through a restart of the object', async () => {
@@ -81,7 +99,7 @@ describe('write-behind counts', () => {
     const ip = '203.0.113.4'
     const vars = { ...LIMITS, RATE_LIMIT_FLUSH_SECONDS: '1' }
     for (let i = 0; i < 4; i++) await get(ip, vars)
-    expect((await stored(ip)).count).toBe(1)
+    expect((await stored(ip)).count).toBe(2)
     await vi.waitFor(async () => expect((await stored(ip)).count).toBe(4), {
       timeout: 5_000,
       interval: 100,
@@ -92,7 +110,11 @@ describe('write-behind counts', () => {
 
   it('admits exactly the limit out of 300 concurrent requests', async () => {
     const ip = '203.0.113.5'
-    const vars = { RATE_LIMIT_SHORT: '120/60', RATE_LIMIT_LONG: '1200/3600' }
+    const vars = {
+      RATE_LIMIT_SHORT: '120/60',
+      RATE_LIMIT_LONG: '1200/3600',
+      RATE_LIMIT_MISSES: 'off',
+    }
     const responses = await Promise.all(Array.from({ length: 300 }, () => get(ip, vars)))
     expect(responses.filter((res) => res.status === 404)).toHaveLength(120)
     expect(responses.filter((res) => res.status === 429)).toHaveLength(180)

@@ -1,7 +1,7 @@
 import { evictAllDurableObjects, reset, runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey } from '../../src/rate-limit/client-key'
+import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
 import { LIMITER_TIMEOUT_MS } from '../../src/rate-limit/middleware'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 
@@ -152,7 +152,7 @@ describe('rate limits per client address', () => {
     await from('192.0.2.11')
     await from('192.0.2.11')
     // Idle eviction comes 10 s after the last request, the flush alarm before it.
-    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(clientKey('192.0.2.11')))
+    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(prefixKey(clientKey('192.0.2.11'))))
     await evictAllDurableObjects()
     expect(trio(await from('192.0.2.11'))).toBe('3/0/10')
     expect((await from('192.0.2.11')).status).toBe(429)

@@ -1,0 +1,211 @@
+/**
+ * The miss limit through HTTP (docs/rate-limits.md#misses): misses past a budget refuse every
+ * request for a penalty that doubles, per client and per prefix, and a hit costs no more
+ * Durable Object requests than before.
+ */
+import { reset, runInDurableObject } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import { callWithEnv, logged, storeExport } from '../support/helpers'
+
+const LIVE = '123456'
+const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const T0 = Date.UTC(2030, 0, 1)
+/** Budgets small enough to reach in a test; windows wide enough never to refuse here. */
+const VARS = {
+  RATE_LIMIT_SHORT: '100/60',
+  RATE_LIMIT_LONG: '1000/3600',
+  RATE_LIMIT_CLIENT_MISSES: '3/600',
+  RATE_LIMIT_PREFIX_MISSES: '5/600',
+  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
+  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
+}
+
+/** The Durable Object calls a request made, by method name. */
+let calls: string[] = []
+const countedLimiter = {
+  getByName(name: string) {
+    const real = env.RATE_LIMITER.getByName(name)
+    return new Proxy(real, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key)
+        if (key !== 'hit' && key !== 'miss') return value
+        return (...args: unknown[]) => {
+          calls.push(key)
+          return (value as (...a: unknown[]) => unknown)(...args)
+        }
+      },
+    })
+  },
+} as unknown as Cloudflare.Env['RATE_LIMITER']
+
+function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
+  return callWithEnv({ ...VARS, RATE_LIMITER: countedLimiter, ...vars }, `/server-api?id=${id}`, {
+    headers: { 'CF-Connecting-IP': ip },
+  })
+}
+
+/** `n` misses from `ip`, each answered 404. */
+async function miss(ip: string, n: number, vars: Partial<Cloudflare.Env> = {}): Promise<void> {
+  for (let i = 0; i < n; i++) expect((await get(ip, '999999', vars)).status).toBe(404)
+}
+
+/** A prefix budget that a client's own misses never reach. */
+const WIDE_PREFIX = { RATE_LIMIT_PREFIX_MISSES: '100/600' }
+
+function at(seconds: number): void {
+  vi.setSystemTime(T0 + seconds * 1000)
+}
+
+/** Asserts a 429 for misses: its `Retry-After`, its body and the cause its message names. */
+async function expectPenalty(res: Response, seconds: number, whose: RegExp): Promise<void> {
+  expect(res.status).toBe(429)
+  expect(res.headers.get('Retry-After')).toBe(String(seconds))
+  const body = await res.json<{
+    error: { code: string; message: string; retryAfterSeconds: number }
+  }>()
+  expect(body.error.code).toBe('rate_limited')
+  expect(body.error.retryAfterSeconds).toBe(seconds)
+  expect(body.error.message).toMatch(/exports that do not exist/)
+  expect(body.error.message).toMatch(whose)
+}
+
+afterEach(async () => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+  calls = []
+  await reset()
+})
+
+describe('misses per client', () => {
+  it('refuses the next hit of a client that missed past its budget, for the first penalty', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
+    await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
+    const ip = '198.51.10.1'
+    await miss(ip, 4)
+    const refused = await get(ip, LIVE)
+    await expectPenalty(refused, 60, /this address/)
+    // The headers still describe the two request windows: 4 requests counted, the refusal not.
+    expect(refused.headers.get('RateLimit')).toBe('"short";r=96;t=60, "long";r=996;t=3600')
+    expect(refused.headers.get('X-RateLimit-Remaining')).toBe('96')
+    at(60)
+    expect((await get(ip, LIVE)).status).toBe(200)
+  })
+
+  it('lets a client stay within its budget unrefused', async () => {
+    await storeExport(LIVE, DOC)
+    const ip = '198.51.11.1'
+    await miss(ip, 3)
+    expect((await get(ip, LIVE)).status).toBe(200)
+  })
+
+  it('counts 410 expired and 400 invalid_id as misses too', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
+    await storeExport('654321', DOC, { ttlSeconds: 60, publishedAt: T0 - 120_000 })
+    const ip = '198.51.12.1'
+    expect((await get(ip, '654321')).status).toBe(410)
+    expect((await get(ip, 'abc')).status).toBe(400)
+    await miss(ip, 2)
+    await expectPenalty(await get(ip, LIVE), 60, /this address/)
+  })
+
+  it('doubles the penalty on each breach, up to the longest', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
+    const ip = '198.51.13.1'
+    let now = 0
+    const penalties: string[] = []
+    for (let breach = 0; breach < 4; breach++) {
+      at(now)
+      await miss(ip, 4, WIDE_PREFIX)
+      const res = await get(ip, LIVE, WIDE_PREFIX)
+      expect(res.status).toBe(429)
+      const seconds = Number(res.headers.get('Retry-After'))
+      penalties.push(`${seconds}`)
+      now += seconds
+    }
+    expect(penalties).toEqual(['60', '120', '240', '240'])
+  })
+
+  it('refuses nobody for misses when the miss limit is off', async () => {
+    await storeExport(LIVE, DOC)
+    const ip = '198.51.14.1'
+    await miss(ip, 10, { RATE_LIMIT_MISSES: 'off' })
+    expect((await get(ip, LIVE, { RATE_LIMIT_MISSES: 'off' })).status).toBe(200)
+    expect(calls.filter((call) => call === 'miss')).toEqual([])
+  })
+})
+
+describe('misses per prefix', () => {
+  it('catches many /64s of one /48, refusing a fresh /64 on its first request', async () => {
+    await storeExport(LIVE, DOC)
+    for (let i = 1; i <= 6; i++) await miss(`2001:db8:7:${i}::1`, 1)
+    calls = []
+    await expectPenalty(await get('2001:db8:7:99::1', LIVE), 60, /this network/)
+    // Remembered in the isolate: the object was not even asked.
+    expect(calls).toEqual([])
+    expect((await get('2001:db8:8:1::1', LIVE)).status).toBe(200)
+  })
+
+  it('catches many IPv4 addresses of one /24, and no address of another', async () => {
+    await storeExport(LIVE, DOC)
+    for (let i = 1; i <= 6; i++) await miss(`192.0.2.${i}`, 1)
+    await expectPenalty(await get('192.0.2.200', LIVE), 60, /this network/)
+    expect((await get('192.0.3.1', LIVE)).status).toBe(200)
+  })
+
+  it('refuses a fresh client of a penalized prefix when the isolate does not know of it', async () => {
+    await storeExport(LIVE, DOC)
+    // Misses reported from elsewhere (another isolate): this one never hears of the penalty.
+    const silent = {
+      getByName(name: string) {
+        const real = env.RATE_LIMITER.getByName(name)
+        return {
+          hit: (...args: Parameters<typeof real.hit>) => real.hit(...args),
+          miss: async (...args: Parameters<typeof real.miss>) => {
+            await real.miss(...args)
+            return { clientPenaltyUntil: 0, prefixPenaltyUntil: 0 }
+          },
+        }
+      },
+    } as unknown as Cloudflare.Env['RATE_LIMITER']
+    for (let i = 1; i <= 6; i++) await miss(`192.0.4.${i}`, 1, { RATE_LIMITER: silent })
+    calls = []
+    await expectPenalty(await get('192.0.4.200', LIVE), 60, /this network/)
+    expect(calls).toEqual(['hit'])
+  })
+})
+
+describe('what a request costs the limiter', () => {
+  it('costs a hit from a fresh client one call to its object, and no storage', async () => {
+    await storeExport(LIVE, DOC)
+    const ip = '198.51.20.1'
+    expect((await get(ip, LIVE)).status).toBe(200)
+    expect(calls).toEqual(['hit'])
+    const stub = env.RATE_LIMITER.getByName(prefixKey(clientKey(ip)))
+    const stored = await runInDurableObject(stub, async (_, state) => ({
+      keys: [...state.storage.kv.list()].length,
+      alarm: await state.storage.getAlarm(),
+    }))
+    expect(stored).toEqual({ keys: 0, alarm: null })
+  })
+
+  it('costs a miss one call more, after the answer', async () => {
+    expect((await get('198.51.21.1', '999999')).status).toBe(404)
+    expect(calls).toEqual(['hit', 'miss'])
+  })
+})
+
+describe('what operators see', () => {
+  it('logs a refusal for misses with the length of the prefix penalized, never the address', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    for (let i = 1; i <= 4; i++) await get('2001:db8:9:1::1', '999999')
+    await get('2001:db8:9:1::1', LIVE)
+    const last = logged(log).at(-1)!
+    expect(JSON.parse(last)).toMatchObject({ status: 429, limiter: 'refused', penalty: '/64' })
+    expect(last).not.toMatch(/2001|db8/)
+  })
+})
