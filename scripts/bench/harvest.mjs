@@ -23,6 +23,8 @@ const HOUR_MS = 3_600_000
 const START = Date.UTC(2026, 0, 5, 12)
 /** How long one request takes its address: requests of one address never share an instant. */
 const REQUEST_MS = 1
+/** A plugin server's requests an hour: 100 hits and 10 misses. */
+const PLUGIN_PER_HOUR = 110
 /** Live IDs an hour the /48 and the four /24s may find at most. */
 const FOUND_TARGET = 10
 
@@ -40,6 +42,8 @@ const ATTACKERS = [
     count: 1_000,
     address: (i) => `198.51.${100 + (i % 4)}.${1 + Math.floor(i / 4)}`,
     target: FOUND_TARGET,
+    // A plugin server of another customer in one of the attacker's /24s.
+    bystander: '198.51.100.251',
   },
   {
     label: 'botnet',
@@ -62,10 +66,13 @@ export function harvestSimulation(policies, log = () => {}) {
   for (const attacker of ATTACKERS) {
     log(`harvest: ${attacker.what}`)
     const addresses = Array.from({ length: attacker.count }, (_, i) => attacker.address(i))
-    const today = harvest(policies.today(), addresses, 'greedy')
+    const { bystander } = attacker
+    const today = harvest(policies.today(), addresses, 'greedy', bystander)
     const runs = sameAsToday
       ? [today]
-      : ['greedy', 'paced', 'paced-1'].map((s) => harvest(policies.service(), addresses, s))
+      : ['greedy', 'paced', 'paced-1'].map((s) =>
+          harvest(policies.service(), addresses, s, bystander),
+        )
     const best = runs.reduce((a, b) => (b.expectedFound > a.expectedFound ? b : a))
     out.attackers.push({
       label: attacker.label,
@@ -82,17 +89,33 @@ export function harvestSimulation(policies, log = () => {}) {
   return out
 }
 
-/** One attacker's hour under `policy` with `strategy`. */
-function harvest(policy, addresses, strategy) {
+/**
+ * One attacker's hour under `policy` with `strategy`. With a `bystander` address, a plugin server
+ * beside the attacker makes its 110 requests of the hour (`PLUGIN_PER_HOUR`, every 11th a miss),
+ * evenly spread, and its refusals are counted.
+ */
+function harvest(policy, addresses, strategy, bystander) {
   const random = mulberry32(0x5eed)
   const pacer = strategy === 'greedy' ? null : missPacer(policy, strategy === 'paced-1' ? 1 : 0)
   const queue = new MinHeap()
   addresses.forEach((_, i) => queue.push(START, i))
   const end = START + HOUR_MS
   const figures = { strategy, requests: 0, answered: 0, refused: 0, found: 0 }
+  if (bystander !== undefined) {
+    figures.bystander = { address: bystander, requests: PLUGIN_PER_HOUR, refused: 0 }
+    for (let n = 0; n < PLUGIN_PER_HOUR; n++) {
+      queue.push(START + Math.floor((n * HOUR_MS) / PLUGIN_PER_HOUR), addresses.length + n)
+    }
+  }
   const started = performance.now()
   while (queue.size > 0 && queue.peekTime() < end) {
     const [at, i] = queue.pop()
+    if (i >= addresses.length) {
+      const n = i - addresses.length
+      if (!policy.admit(bystander, at).admitted) figures.bystander.refused++
+      else policy.answered(bystander, at, n % 11 === 10)
+      continue
+    }
     const address = addresses[i]
     for (let now = at; now < end; now += REQUEST_MS) {
       const wait = pacer?.waitUntil(address, now) ?? now
@@ -159,7 +182,7 @@ function missPacer(policy, margin) {
 /** A plugin server: 100 hits and 10 misses an hour, evenly spread, for a day. */
 function pluginServer(policy) {
   const address = '203.0.113.10'
-  const perHour = 110
+  const perHour = PLUGIN_PER_HOUR
   const hours = 24
   let refused = 0
   for (let n = 0; n < perHour * hours; n++) {
@@ -213,6 +236,20 @@ export function harvestRows(r) {
       a.target === null ? '' : verdict(a.best.expectedFound <= a.target),
     ),
   )
+  for (const a of h.attackers) {
+    const b = a.best.bystander
+    if (b === undefined) continue
+    rows.push(
+      row(
+        'harvest',
+        `a plugin server (100 hits, 10 misses an hour) at ${b.address}, beside ${a.what} ` +
+          `harvesting (${a.best.strategy})`,
+        `${b.refused} of ${b.requests} requests refused`,
+        `today: ${a.today.bystander.refused} refused`,
+        (b.requests - b.refused) / (a.today.bystander.requests - a.today.bystander.refused),
+      ),
+    )
+  }
   const { today, service } = h.callers
   const first = h.policy.misses?.firstPenaltySeconds
   rows.push(
