@@ -161,8 +161,9 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     }
     const storedAts = [...this.records.values()].map((entry) => entry.storage.storedForgetAt)
     if (deletes.length > 0 && storedAts.every((at) => at === 0)) {
-      // Nothing stored is needed any more: one call empties the object's storage.
-      void this.ctx.storage.deleteAll(UNCONFIRMED)
+      // Nothing stored is needed any more: one call empties the object's storage. (It takes no
+      // `allowUnconfirmed`; in an alarm no answer waits for it anyway.)
+      void this.ctx.storage.deleteAll()
       deletes = []
     }
     if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
