@@ -81,9 +81,11 @@ export function penaltyMs(breaches: number, settings: MissSettings): number {
 }
 
 /**
- * The state after a miss at `now`. A miss past the budget is a breach: the window starts over,
- * and the penalty starts, doubled if the last breach is still remembered. A miss while penalized
- * only counts (it cannot happen through the object, which refuses first).
+ * The state after a miss at `now`. A miss past the budget is a breach: the penalty starts,
+ * doubled if the last breach is still remembered. The window runs on through the penalty, so a
+ * miss after it, while the window lasts, is another breach at once: waiting out a penalty buys
+ * no new budget, only the window's end does. A miss while penalized only counts (it cannot
+ * happen through the object, which refuses first).
  */
 export function countMiss(
   state: MissState | undefined,
@@ -99,7 +101,7 @@ export function countMiss(
     return { ...current, count, resetAt, breaches: remembered(current, budget, now) }
   }
   const breaches = remembered(current, budget, now) + 1
-  return { count: 0, resetAt: 0, breaches, penaltyUntil: now + penaltyMs(breaches, settings) }
+  return { count, resetAt, breaches, penaltyUntil: now + penaltyMs(breaches, settings) }
 }
 
 /** Breaches still remembered at `now`: until a miss window after the last penalty ended. */

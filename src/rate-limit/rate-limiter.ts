@@ -42,6 +42,13 @@ export const PREFIX_RECORD_KEY = 'prefix'
 /** A lost write loses at most the counts of one interval, which the loss bound allows anyway. */
 const UNCONFIRMED = { allowUnconfirmed: true } as const
 
+/**
+ * Lone requests are held in memory with no alarm to clear them: a prefix that many clients ask
+ * once (a /48 has 65,536 /64s) is swept of the lapsed ones when it holds this many, then twice
+ * as many as were left.
+ */
+const SWEEP_FROM = 1024
+
 /** A record in memory: its data, when it lapses, and what storage holds of it. */
 interface Entry<T> {
   data: T
@@ -65,6 +72,8 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   /** When the alarm is due, as this instance set it or as storage implies; null: none. */
   private alarmDue: number | null = null
   private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
+  /** Records held at which memory is next swept of lapsed ones that storage does not hold. */
+  private sweepAt = SWEEP_FROM
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -152,8 +161,9 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     }
     const storedAts = [...this.records.values()].map((entry) => entry.storage.storedForgetAt)
     if (deletes.length > 0 && storedAts.every((at) => at === 0)) {
-      // Nothing stored is needed any more: one call empties the object's storage.
-      void this.ctx.storage.deleteAll(UNCONFIRMED)
+      // Nothing stored is needed any more: one call empties the object's storage. (It takes no
+      // `allowUnconfirmed`; in an alarm no answer waits for it anyway.)
+      void this.ctx.storage.deleteAll()
       deletes = []
     }
     if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
@@ -179,13 +189,30 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     now: number,
   ): void {
     const existing = this.records.get(key)
-    const storage = existing?.storage ?? UNSTORED
+    if (existing === undefined && this.records.size >= this.sweepAt) this.sweep(now)
+    // A lapsed record starts over; only the version storage may still hold of it matters.
+    const storage =
+      existing === undefined
+        ? UNSTORED
+        : existing.forgetAt > now
+          ? existing.storage
+          : { ...UNSTORED, storedForgetAt: existing.storage.storedForgetAt }
     const entry = { data, forgetAt, storage }
     this.records.set(key, entry)
     const plan = planChange(storage, change, now, forgetAt, this.alarmDue, this.flushMs)
     entry.storage = plan.storage
     if (plan.write) this.write(key, entry, now)
     if (plan.setAlarm !== undefined) this.setAlarm(plan.setAlarm)
+  }
+
+  /** Forgets lapsed records that storage does not hold and no alarm will visit. */
+  private sweep(now: number): void {
+    for (const [key, entry] of this.records) {
+      if (entry.forgetAt <= now && entry.storage.storedForgetAt === 0 && !entry.storage.dirty) {
+        this.records.delete(key)
+      }
+    }
+    this.sweepAt = Math.max(SWEEP_FROM, 2 * this.records.size)
   }
 
   private write(key: string, entry: Entry<ClientRecord | MissState>, now: number): void {

@@ -55,6 +55,13 @@ describe('the miss budget', () => {
     expect(past?.breaches).toBe(1)
   })
 
+  it('breaches again at the first miss after a penalty, while the window runs', () => {
+    const first = missTimes(undefined, 4, T0)
+    const again = missTimes(first, 1, T0 + 60_000)
+    expect(again?.breaches).toBe(2)
+    expect(penaltyEnd(again, T0 + 60_000)).toBe(T0 + 60_000 + 120_000)
+  })
+
   it('forgets the misses of a lapsed window', () => {
     const early = missTimes(undefined, 3, T0)
     expect(penaltyEnd(missTimes(early, 1, T0 + 10 * MIN), T0 + 10 * MIN)).toBe(0)
