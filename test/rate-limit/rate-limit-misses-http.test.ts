@@ -85,7 +85,10 @@ describe('misses per client', () => {
     await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
     const ip = '198.51.10.1'
     await miss(ip, 4)
+    calls = []
     const refused = await get(ip, LIVE)
+    // The miss that started the penalty told this isolate: the object is not asked again.
+    expect(calls).toEqual([])
     await expectPenalty(refused, 60, /this address/)
     // The headers still describe the two request windows: 4 requests counted, the refusal not.
     expect(refused.headers.get('RateLimit')).toBe('"short";r=96;t=60, "long";r=996;t=3600')
