@@ -143,6 +143,20 @@ describe('misses per client', () => {
   })
 })
 
+describe('settings of the miss limit', () => {
+  it.each([
+    ['RATE_LIMIT_MISSES', 'maybe'],
+    ['RATE_LIMIT_CLIENT_MISSES', '30'],
+    ['RATE_LIMIT_PREFIX_MISSES', '0/60'],
+    ['RATE_LIMIT_FIRST_PENALTY_SECONDS', 'soon'],
+  ])('answers 500 and logs it when %s is %j', async (name, value) => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const res = await get('198.51.30.1', LIVE, { [name]: value })
+    expect(res.status).toBe(500)
+    expect(logged(log).join(' ')).toMatch(/miss|RATE_LIMIT_/)
+  })
+})
+
 describe('misses per prefix', () => {
   it('catches many /64s of one /48, refusing a fresh /64 on its first request', async () => {
     await storeExport(LIVE, DOC)
