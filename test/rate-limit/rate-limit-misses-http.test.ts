@@ -85,7 +85,10 @@ describe('misses per client', () => {
     await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
     const ip = '198.51.10.1'
     await miss(ip, 4)
+    calls = []
     const refused = await get(ip, LIVE)
+    // The miss that started the penalty told this isolate: the object is not asked again.
+    expect(calls).toEqual([])
     await expectPenalty(refused, 60, /this address/)
     // The headers still describe the two request windows: 4 requests counted, the refusal not.
     expect(refused.headers.get('RateLimit')).toBe('"short";r=96;t=60, "long";r=996;t=3600')
@@ -137,6 +140,20 @@ describe('misses per client', () => {
     await miss(ip, 10, { RATE_LIMIT_MISSES: 'off' })
     expect((await get(ip, LIVE, { RATE_LIMIT_MISSES: 'off' })).status).toBe(200)
     expect(calls.filter((call) => call === 'miss')).toEqual([])
+  })
+})
+
+describe('settings of the miss limit', () => {
+  it.each([
+    ['RATE_LIMIT_MISSES', 'maybe'],
+    ['RATE_LIMIT_CLIENT_MISSES', '30'],
+    ['RATE_LIMIT_PREFIX_MISSES', '0/60'],
+    ['RATE_LIMIT_FIRST_PENALTY_SECONDS', 'soon'],
+  ])('answers 500 and logs it when %s is %j', async (name, value) => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const res = await get('198.51.30.1', LIVE, { [name]: value })
+    expect(res.status).toBe(500)
+    expect(logged(log).join(' ')).toMatch(/miss|RATE_LIMIT_/)
   })
 })
 
