@@ -4,11 +4,13 @@
  * (src/index.ts) and for the bench's variants, so no variant composes the middleware again.
  * Middleware order matters: compression is outermost, so the log sees the body's own length
  * before compression drops Content-Length; the observer comes next, so every request is logged
- * and counted once with its final answer. Each route notes its own event for the log.
+ * and counted once with its final answer; deprecation announcements come right after it, so they
+ * reach every answer of a route and the log. Each route notes its own event for the log.
  */
 import { Hono } from 'hono'
 import { rateLimitFlushSeconds, type Env } from './config'
 import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
+import { announceDeprecations } from './deprecation'
 import { serverApi } from './exports/server-api'
 import { contentEncoding } from './http/content-encoding'
 import { publicCors } from './http/cors'
@@ -43,6 +45,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
 
   app.use('*', contentEncoding())
   app.use(observe({ clientKey: (c) => clientKey(c.req.header(CLIENT_IP_HEADER)) }))
+  app.use(announceDeprecations())
 
   app.route(SERVER_API_PATH, serverApi(limit === false ? {} : { rateLimit: rateLimit(limit) }))
   app.route(EDITOR_API_PATH, editorApi)

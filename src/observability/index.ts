@@ -86,6 +86,7 @@ function withNotes(
   if (notes.refusingWindow !== undefined) line.window = notes.refusingWindow
   if (notes.exportBytes !== undefined) line.exportBytes = notes.exportBytes
   if (notes.tagLength !== undefined) line.tagLength = notes.tagLength
+  if (notes.deprecated !== undefined) line.deprecated = notes.deprecated
   describeFailure(line, failure)
   return line
 }

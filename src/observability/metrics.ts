@@ -21,6 +21,7 @@ export const METRIC_BLOBS: ReadonlyArray<readonly [string, (line: RequestLine) =
   ['limiter', (line) => line.limiter ?? ''],
   ['method', (line) => line.method],
   ['unsafe_rule', (line) => line.unsafe ?? ''],
+  ['deprecated_use', (line) => line.deprecated?.join(' ') ?? ''],
 ]
 
 /** The doubles of a data point, in column order (`double1` first). */

@@ -25,6 +25,8 @@ export interface RequestNotes {
   refusingWindow?: string
   /** The client's rate-limit key, as the limiter derived it: what the log's client hash hashes. */
   clientKey?: string
+  /** The deprecated uses the request made (`/server-api?tag`), as the deployment announces them. */
+  deprecated?: string[]
 }
 
 declare module 'hono' {
