@@ -8,6 +8,7 @@
  * reach every answer of a route and the log. Each route notes its own event for the log.
  */
 import { Hono } from 'hono'
+import { getPathNoStrict } from 'hono/utils/url'
 import { rateLimitFlushSeconds, type Env } from './config'
 import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
 import { announceDeprecations } from './deprecation'
@@ -28,6 +29,16 @@ const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
   flushSeconds: rateLimitFlushSeconds,
 }
 
+/**
+ * The path routes are matched on. A plugin is updated rarely, so every spelling plugins send is
+ * served as it is, never redirected (docs/api.md#compatibility): `/server-api/` like
+ * `/server-api` (Hono's non-strict path), and `//server-api`, which a base URL ending in a slash
+ * makes, like `/server-api` (repeated slashes count as one).
+ */
+function routedPath(request: Request): string {
+  return getPathNoStrict(request).replace(/\/{2,}/g, '/')
+}
+
 /** Options of `createApp`. */
 export interface AppOptions {
   /**
@@ -40,8 +51,7 @@ export interface AppOptions {
 /** The whole app, with the rate limit of `options`. */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const limit = options.rateLimit ?? RATE_LIMIT_FROM_VARS
-  // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
-  const app = new Hono<{ Bindings: Env }>({ strict: false })
+  const app = new Hono<{ Bindings: Env }>({ getPath: routedPath })
 
   app.use('*', contentEncoding())
   app.use(observe({ clientKey: (c) => clientKey(c.req.header(CLIENT_IP_HEADER)) }))
