@@ -48,3 +48,14 @@ describe('a deprecated parameter, over HTTP', () => {
     expect(heard[0]).toMatchObject({ link: DOCS, deprecatedAt: new Date('2027-01-04T00:00:00Z') })
   })
 })
+
+describe('a setting that cannot work', () => {
+  it('stops the service at startup, naming the setting', async () => {
+    const bad = JSON.stringify([
+      { use: '/server-api?tag', deprecated: '2027-01-04', sunset: 'soon' },
+    ])
+    await expect(startLocalService({ DEPRECATIONS: bad })).rejects.toThrow(
+      'DEPRECATIONS entry 0: "sunset" must be a date, 2027-07-05 or 2027-07-05T12:00:00Z',
+    )
+  })
+})
