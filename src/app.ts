@@ -4,11 +4,14 @@
  * (src/index.ts) and for the bench's variants, so no variant composes the middleware again.
  * Middleware order matters: compression is outermost, so the log sees the body's own length
  * before compression drops Content-Length; the observer comes next, so every request is logged
- * and counted once with its final answer. Each route notes its own event for the log.
+ * and counted once with its final answer; deprecation announcements come right after it, so they
+ * reach every answer of a route and the log. Each route notes its own event for the log.
  */
 import { Hono } from 'hono'
+import { getPathNoStrict } from 'hono/utils/url'
 import { rateLimitFlushSeconds, type Env } from './config'
 import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
+import { announceDeprecations } from './deprecation'
 import { serverApi } from './exports/server-api'
 import { contentEncoding } from './http/content-encoding'
 import { publicCors } from './http/cors'
@@ -34,6 +37,16 @@ const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
   misses: missSettings,
 }
 
+/**
+ * The path routes are matched on. A plugin is updated rarely, so every spelling plugins send is
+ * served as it is, never redirected (docs/api.md#compatibility): `/server-api/` like
+ * `/server-api` (Hono's non-strict path), and `//server-api`, which a base URL ending in a slash
+ * makes, like `/server-api` (repeated slashes count as one).
+ */
+function routedPath(request: Request): string {
+  return getPathNoStrict(request).replace(/\/{2,}/g, '/')
+}
+
 /** Options of `createApp`. */
 export interface AppOptions {
   /**
@@ -46,11 +59,11 @@ export interface AppOptions {
 /** The whole app, with the rate limit of `options`. */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const limit = options.rateLimit ?? RATE_LIMIT_FROM_VARS
-  // strict: false serves `/server-api/` exactly like `/server-api`, without a redirect.
-  const app = new Hono<{ Bindings: Env }>({ strict: false })
+  const app = new Hono<{ Bindings: Env }>({ getPath: routedPath })
 
   app.use('*', contentEncoding())
   app.use(observe({ clientKey: clientKeyOf }))
+  app.use(announceDeprecations())
 
   app.route(SERVER_API_PATH, serverApi(limit === false ? {} : { rateLimit: rateLimit(limit) }))
   app.route(EDITOR_API_PATH, editorApi)

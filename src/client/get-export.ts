@@ -8,6 +8,12 @@
 import { isPublicationId } from '../contract/publication-id.js'
 import { readBoundedText } from './body.js'
 import {
+  deprecationNotice,
+  tellOnce,
+  type DeprecationListener,
+  type DeprecationNotice,
+} from './deprecation.js'
+import {
   fieldOf,
   isRecord,
   MAX_ERROR_BODY_CHARS,
@@ -78,6 +84,13 @@ export interface GetExportOptions {
   maxBodyBytes?: number
   /** A `fetch` to use instead of the global one (tests, proxies, a service binding). */
   fetch?: FetchLike
+  /**
+   * Hears that the service announced the route, or a parameter the client sent, deprecated
+   * (`Deprecation`, `Sunset`, `Link`): once per listener for each announcement, however many
+   * requests carry it. Pass the same function on every call. Without it, the client prints one
+   * `console.warn` per announcement. Never an error: the request goes on.
+   */
+  onDeprecation?: DeprecationListener
 }
 
 /** The content of an export; its fields beyond `project_id` depend on the model (spec 2). */
@@ -96,6 +109,8 @@ export interface ExportResult<C = ExportContent> {
   rateLimit: RateLimitState | null
   /** Seconds spent waiting on `Retry-After` before this answer. */
   waitedSeconds: number
+  /** The deprecation this answer announced, or null: every time, unlike `onDeprecation`. */
+  deprecation: DeprecationNotice | null
 }
 
 /**
@@ -143,9 +158,11 @@ export async function getExport<C = ExportContent>(
     let error: ExportHttpError
     try {
       const response = await send(url, { ...init, signal: request.signal })
+      const deprecation = deprecationNotice(response.headers, url)
+      if (deprecation !== null) tellOnce(deprecation, options.onDeprecation)
       if (response.status === 200) {
         const text = await readBoundedText(response, maxBodyBytes, request.signal, 'throw')
-        return readExport<C>(response, text, waitedSeconds)
+        return { ...readExport<C>(response, text, waitedSeconds), deprecation }
       }
       error = await readHttpError(response, request.signal)
     } finally {
@@ -183,7 +200,11 @@ function numberOption(
   return value
 }
 
-function readExport<C>(response: Response, text: string, waitedSeconds: number): ExportResult<C> {
+function readExport<C>(
+  response: Response,
+  text: string,
+  waitedSeconds: number,
+): Omit<ExportResult<C>, 'deprecation'> {
   let document: unknown
   try {
     document = JSON.parse(text)

@@ -27,6 +27,7 @@ export {
   type HttpErrorDetails,
 } from './errors.js'
 export { MAX_ERROR_BODY_CHARS } from './error-body.js'
+export type { DeprecationListener, DeprecationNotice } from './deprecation.js'
 export {
   checkExportSafety,
   UNSAFE_REASONS,

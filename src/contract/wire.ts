@@ -28,6 +28,18 @@ export const RATE_LIMIT_HEADERS = {
   policy: 'RateLimit-Policy',
 } as const
 
+/**
+ * RFC 9745: the route, or the use of a parameter, this response answers is deprecated, since the
+ * moment it gives as `@<unix-seconds>` (docs/api.md#compatibility).
+ */
+export const DEPRECATION_HEADER = 'Deprecation'
+/** RFC 8594: the HTTP-date after which a deprecated route or parameter may stop answering. */
+export const SUNSET_HEADER = 'Sunset'
+/** RFC 8288 web links; with `rel="deprecation"` (RFC 9745 section 4) the page that says what to use instead. */
+export const LINK_HEADER = 'Link'
+/** The link relation of a deprecation's documentation (RFC 9745 section 4). */
+export const DEPRECATION_LINK_RELATION = 'deprecation'
+
 /** Our response headers that browser scripts may read (spec 4 names the first four). */
 export const EXPOSED_HEADERS = [
   RETRY_AFTER_HEADER,
@@ -38,6 +50,9 @@ export const EXPOSED_HEADERS = [
   RATE_LIMIT_HEADERS.policy,
   EXPIRES_IN_HEADER,
   'Content-Length',
+  DEPRECATION_HEADER,
+  SUNSET_HEADER,
+  LINK_HEADER,
 ]
 
 /** The largest export: Workers KV's largest value, 25 MiB. */

@@ -84,6 +84,7 @@ function withNotes(
   if (notes.missPenalty !== undefined) line.penalty = notes.missPenalty
   if (notes.exportBytes !== undefined) line.exportBytes = notes.exportBytes
   if (notes.tagLength !== undefined) line.tagLength = notes.tagLength
+  if (notes.deprecated !== undefined) line.deprecated = notes.deprecated
   describeFailure(line, failure)
   return line
 }

@@ -42,6 +42,11 @@ export interface RequestLine {
   /** Why it failed, for outcomes that have a cause (`storage_failed`, `internal`, ...). */
   cause?: CauseDescription
   /**
+   * The deprecated uses the request made, as `DEPRECATIONS` names them (`/server-api`,
+   * `/server-api?tag`): who still calls what will go away.
+   */
+  deprecated?: string[]
+  /**
    * On `unsafe_export`: the rule the export broke (`command`, `entity`, `key`, ...; see
    * docs/export-safety.md). Never the export's content.
    */

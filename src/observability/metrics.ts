@@ -22,6 +22,7 @@ export const METRIC_BLOBS: ReadonlyArray<readonly [string, (line: RequestLine) =
   ['method', (line) => line.method],
   ['unsafe_rule', (line) => line.unsafe ?? ''],
   ['miss_penalty', (line) => line.penalty ?? ''],
+  ['deprecated_use', (line) => line.deprecated?.join(' ') ?? ''],
 ]
 
 /** The doubles of a data point, in column order (`double1` first). */

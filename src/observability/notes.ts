@@ -25,6 +25,8 @@ export interface RequestNotes {
   refusingWindow?: string
   /** On a 429 for misses: the length of the prefix penalized. */
   missPenalty?: MissPenalty
+  /** The deprecated uses the request made (`/server-api?tag`), as the deployment announces them. */
+  deprecated?: string[]
 }
 
 declare module 'hono' {

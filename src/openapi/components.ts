@@ -5,6 +5,8 @@
  */
 
 import {
+  DEPRECATION_HEADER,
+  DEPRECATION_LINK_RELATION,
   EDITOR_API_CHALLENGE,
   ERROR_CODES,
   EXPIRES_IN_HEADER,
@@ -12,7 +14,9 @@ import {
   MAX_NESTING_DEPTH,
   PUBLIC_METHODS,
   RATE_LIMIT_HEADERS,
+  LINK_HEADER,
   RETRY_AFTER_HEADER,
+  SUNSET_HEADER,
   type ErrorCode,
 } from '../contract/wire'
 import { SERVER_API_PATH } from '../contract/routes'
@@ -33,7 +37,7 @@ export const HEADERS = {
   }),
   'Access-Control-Allow-Headers': header('Any request header is allowed.', { const: '*' }),
   'Access-Control-Expose-Headers': header(
-    `The headers browser scripts may read: \`${RETRY_AFTER_HEADER}\`, the rate-limit headers, \`${EXPIRES_IN_HEADER}\` and \`Content-Length\`.`,
+    `The headers browser scripts may read: \`${RETRY_AFTER_HEADER}\`, the rate-limit headers, \`${EXPIRES_IN_HEADER}\`, \`Content-Length\` and the deprecation headers (\`${DEPRECATION_HEADER}\`, \`${SUNSET_HEADER}\`, \`${LINK_HEADER}\`).`,
     { type: 'string' },
   ),
   'Access-Control-Max-Age': header('Seconds a browser may cache this preflight answer.', {
@@ -83,6 +87,18 @@ export const HEADERS = {
   [RATE_LIMIT_HEADERS.state]: header(
     'Both windows\' state: `"short";r=117;t=50, "long";r=1197;t=3590` (`r` remaining, `t` seconds until reset).',
     { type: 'string', pattern: '^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$' },
+  ),
+  [DEPRECATION_HEADER]: header(
+    'Only when the deployment has deprecated this route, or a query parameter the request names (RFC 9745): when, as `@<unix-seconds>`. The answer is otherwise unchanged; move before `Sunset`.',
+    { type: 'string', pattern: '^@-?[0-9]+$' },
+  ),
+  [SUNSET_HEADER]: header(
+    'Only beside `Deprecation` (RFC 8594): the HTTP-date after which the deprecated route or parameter may stop answering.',
+    { type: 'string' },
+  ),
+  [LINK_HEADER]: header(
+    `Only beside \`${DEPRECATION_HEADER}\`: \`<url>; rel="${DEPRECATION_LINK_RELATION}"\`, one per deprecated use, the page that says what to use instead.`,
+    { type: 'string' },
   ),
   Allow: header('The methods this path supports.', { type: 'string' }),
   Location: header('Where the published export is retrieved.', {

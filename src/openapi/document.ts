@@ -5,11 +5,14 @@
  */
 import {
   DEFAULT_TAG,
+  DEPRECATION_HEADER,
   EXPIRES_IN_HEADER,
+  LINK_HEADER,
   MAX_EXPORT_BYTES,
   MAX_TAG_LENGTH,
   RATE_LIMIT_HEADERS,
   RETRY_AFTER_HEADER,
+  SUNSET_HEADER,
   type ErrorCode,
 } from '../contract/wire'
 import {
@@ -42,6 +45,8 @@ const RATE_LIMIT: HeaderName[] = [
   RATE_LIMIT_HEADERS.policy,
   RATE_LIMIT_HEADERS.state,
 ]
+/** Sent only when the deployment deprecates the route or a parameter used (src/deprecation/). */
+const DEPRECATION: HeaderName[] = [DEPRECATION_HEADER, SUNSET_HEADER, LINK_HEADER]
 const RATE_LIMIT_NOTE =
   ' The rate-limit headers are on every counted response; they are missing only when the limiter could not answer and the request was served without a limit.'
 
@@ -54,7 +59,7 @@ function exportResponses(withBody: boolean): Schema {
     description: description + RATE_LIMIT_NOTE,
     headers: headers(
       [...CORS, ...NO_STORE, ...ENCODED, ...extra],
-      [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
+      [...LENGTH_OR_ENCODING, ...RATE_LIMIT, ...DEPRECATION],
     ),
     ...body(errorSchema(codes)),
   })
@@ -63,7 +68,7 @@ function exportResponses(withBody: boolean): Schema {
       description: 'The export, with the tag substituted.' + RATE_LIMIT_NOTE,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, EXPIRES_IN_HEADER],
-        [...LENGTH_OR_ENCODING, ...RATE_LIMIT],
+        [...LENGTH_OR_ENCODING, ...RATE_LIMIT, ...DEPRECATION],
       ),
       ...body({ $ref: '#/components/schemas/Export' }),
     },
@@ -76,7 +81,7 @@ function exportResponses(withBody: boolean): Schema {
       description: `A request limit is exceeded (spec 8), or the client or its network (IPv4 /24, IPv6 /48) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`); the message says which, and the rate-limit headers still describe the two request windows. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
-        LENGTH_OR_ENCODING,
+        [...LENGTH_OR_ENCODING, ...DEPRECATION],
       ),
       ...body(errorSchema(['rate_limited'])),
     },
@@ -261,7 +266,10 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'The OpenAPI document.',
-            headers: headers([...CORS, ...NO_STORE, ...ENCODED], LENGTH_OR_ENCODING),
+            headers: headers(
+              [...CORS, ...NO_STORE, ...ENCODED],
+              [...LENGTH_OR_ENCODING, ...DEPRECATION],
+            ),
             content: { [JSON_TYPE]: { schema: { type: 'object', required: ['openapi'] } } },
           },
         },

@@ -14,6 +14,15 @@ import { fixtureExport, publishExport } from './editor-publish'
 import { startLocalService, type LocalService } from './local-service'
 
 const LIMIT = 5
+/** The deployment announces the tag's use deprecated, as every request here sends one. */
+const DEPRECATIONS = JSON.stringify([
+  {
+    use: '/server-api?tag',
+    deprecated: '2027-01-04',
+    sunset: '2028-01-05',
+    link: 'https://models.example.com/docs',
+  },
+])
 
 let service: LocalService
 let pageServer: PageServer
@@ -27,7 +36,7 @@ let ipCounter = 0
 beforeAll(async () => {
   ;[service, pageServer, browser] = await Promise.all([
     // EXPORT_POLICY=off: the page must also show what such a service serves (unreadable SNBT).
-    startLocalService({ RATE_LIMIT_SHORT: `${LIMIT}/60`, EXPORT_POLICY: 'off' }),
+    startLocalService({ RATE_LIMIT_SHORT: `${LIMIT}/60`, EXPORT_POLICY: 'off', DEPRECATIONS }),
     startPageServer(),
     launchChromium(),
   ])
@@ -62,7 +71,7 @@ describe('a page on another origin', () => {
     await page.goto(pageServer.url)
   })
 
-  it('reads the export and the exposed headers with credentials: "omit"', async () => {
+  it('reads the export and the exposed headers (a deprecation too) with credentials: "omit"', async () => {
     const seen = await page.evaluate(async (url) => {
       const res = await fetch(url, { credentials: 'omit' })
       const body = (await res.json()) as { content: { project_id: string } }
@@ -79,6 +88,9 @@ describe('a page on another origin', () => {
         policy: header('RateLimit-Policy'),
         expiresIn: header('X-Export-Expires-In'),
         retryAfter: header('Retry-After'),
+        deprecation: header('Deprecation'),
+        sunset: header('Sunset'),
+        link: header('Link'),
         notExposed: header('X-Content-Type-Options'),
       }
     }, exportUrl())
@@ -89,6 +101,9 @@ describe('a page on another origin', () => {
       remaining: String(LIMIT - 1),
       policy: `"short";q=${LIMIT};w=60, "long";q=1200;w=3600`,
       retryAfter: null,
+      deprecation: '@1799020800',
+      sunset: 'Wed, 05 Jan 2028 00:00:00 GMT',
+      link: '<https://models.example.com/docs>; rel="deprecation"',
       // Not in Access-Control-Expose-Headers, so the browser hides it: CORS is really at work.
       notExposed: null,
     })

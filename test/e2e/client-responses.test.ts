@@ -192,6 +192,7 @@ describe('success bodies', () => {
         ],
       },
       waitedSeconds: 0,
+      deprecation: null,
     })
     const bare = await getExport('123456', { baseUrl: BASE, fetch: send })
     expect(bare).toMatchObject({ expiresInSeconds: null, rateLimit: null })

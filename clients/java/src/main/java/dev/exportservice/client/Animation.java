@@ -1,5 +1,6 @@
 package dev.exportservice.client;
 
+import dev.exportservice.client.internal.model.ModelData;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,7 +26,12 @@ public final class Animation {
   private final int durationTicks;
   private final NavigableMap<Integer, List<String>> frames;
 
-  Animation(String name, String displayName, int stepTicks, int durationTicks, Map<Integer, List<String>> frames) {
+  /** The track the model room read. */
+  Animation(ModelData.Track track) {
+    this(track.name(), track.displayName(), track.stepTicks(), track.durationTicks(), track.frames());
+  }
+
+  private Animation(String name, String displayName, int stepTicks, int durationTicks, Map<Integer, List<String>> frames) {
     this.name = name;
     this.displayName = displayName == null ? name : displayName;
     this.stepTicks = Math.max(1, stepTicks);
@@ -79,6 +85,23 @@ public final class Animation {
   /** {@return the indices of the frames the export has, ascending (frame {@code n} shows at {@code n × stepTicks()})} */
   public List<Integer> frameIndices() {
     return List.copyOf(frames.keySet());
+  }
+
+  /**
+   * The ticks at which a frame shows, ascending: {@code n × stepTicks()} for each frame
+   * {@code n} the export has. Walk these instead of every tick: {@code commandsAt(tick)} of each
+   * is that frame's commands, and every other tick has none.
+   *
+   * @return the ticks of the frames the export has, ascending
+   */
+  public List<Integer> frameTicks() {
+    List<Integer> ticks = new ArrayList<>(frames.size());
+    for (int index : frames.keySet()) {
+      long tick = (long) index * stepTicks;
+      if (tick > Integer.MAX_VALUE) break; // past the last tick an int counts: never shown
+      ticks.add((int) tick);
+    }
+    return Collections.unmodifiableList(ticks);
   }
 
   /** Every frame's commands, each copied through {@code rewrite}. */

@@ -1,5 +1,6 @@
 package dev.exportservice.client;
 
+import dev.exportservice.client.internal.json.JsonReader;
 import java.math.BigDecimal;
 import java.util.Map;
 

@@ -64,9 +64,9 @@ public final class Export {
   public Model model() {
     Model parsed = model;
     if (parsed == null) {
-      Object document = ModelReader.parseJson(body, 200);
+      Object document = Documents.parse(body, 200);
       if (checkSafety) ExportSafety.check(document, 200, rateLimit);
-      parsed = ModelReader.read(document, 200);
+      parsed = Documents.model(document, 200);
       model = parsed;
     }
     return parsed;

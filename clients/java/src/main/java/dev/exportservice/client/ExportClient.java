@@ -11,12 +11,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -36,7 +39,11 @@ import java.util.regex.Pattern;
  * against the display-model vocabulary ({@link ExportSafety}) before the call completes, unless
  * the client was built with {@link Builder#allowUnsafeExports(boolean) allowUnsafeExports(true)}.
  *
- * <p>An instance is immutable and thread-safe: build one per plugin and share it. It holds one
+ * <p>When the service announces that the route, or a parameter the client sends, is deprecated
+ * (docs/api.md, "Compatibility"), the client tells its {@link Builder#onDeprecation(Consumer)
+ * listener} once, or logs one warning line; the call goes on as if nothing were announced.
+ *
+ * <p>An instance is thread-safe: build one per plugin and share it. It holds one
  * {@link HttpClient}, whose connections are reused between calls.
  */
 public final class ExportClient {
@@ -62,6 +69,7 @@ public final class ExportClient {
   private static final Pattern PUBLICATION_ID = Pattern.compile("[0-9]{6}");
   private static final String HEAD = "HEAD";
   private static final String GET = "GET";
+  private static final System.Logger LOG = System.getLogger(ExportClient.class.getName());
 
   private final URI endpoint;
   private final HttpClient http;
@@ -71,6 +79,9 @@ public final class ExportClient {
   private final List<String[]> extraHeaders;
   private final BoundedBody bodyHandler;
   private final boolean allowUnsafeExports;
+  private final Consumer<Deprecation> onDeprecation;
+  /** The announcements told already: each one once per client, however many answers carry it. */
+  private final Set<String> announced = ConcurrentHashMap.newKeySet();
 
   private ExportClient(Builder builder) {
     this.endpoint = endpointOf(builder.baseUri);
@@ -78,6 +89,7 @@ public final class ExportClient {
     this.maxRetryWaitMillis = saturatedMillis(builder.maxRetryWait);
     this.bodyHandler = new BoundedBody(builder.maxBodyBytes);
     this.allowUnsafeExports = builder.allowUnsafeExports;
+    this.onDeprecation = builder.onDeprecation;
     this.userAgent =
         builder.userAgent == null
             ? LibraryVersion.PRODUCT
@@ -210,7 +222,10 @@ public final class ExportClient {
                     cause = new HttpTimeoutException("the response did not complete in time");
                   }
                   result.completeExceptionally(Failures.transport(request, cause));
-                } else if (response.statusCode() == 200) {
+                  return;
+                }
+                announce(Deprecation.of(response.headers(), request.uri()));
+                if (response.statusCode() == 200) {
                   result.complete(onSuccess.apply(response));
                 } else {
                   ExportException error = Failures.of(response);
@@ -230,6 +245,21 @@ public final class ExportClient {
                 result.completeExceptionally(Failures.unexpected(request, e));
               }
             });
+  }
+
+  /** Tells the listener (or the log) of an announcement it has not heard from this client yet. */
+  private void announce(Deprecation deprecation) {
+    if (deprecation == null || !announced.add(deprecation.announcement())) return;
+    if (onDeprecation == null) {
+      LOG.log(System.Logger.Level.WARNING, deprecation.message());
+      return;
+    }
+    try {
+      onDeprecation.accept(deprecation);
+    } catch (RuntimeException e) {
+      // A listener's failure is not the call's.
+      LOG.log(System.Logger.Level.WARNING, "The onDeprecation listener failed", e);
+    }
   }
 
   /**
@@ -313,6 +343,7 @@ public final class ExportClient {
     private Duration maxRetryWait = Duration.ZERO;
     private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private boolean allowUnsafeExports;
+    private Consumer<Deprecation> onDeprecation;
     private final List<String[]> extraHeaders = new ArrayList<>();
 
     private Builder(URI baseUri) {
@@ -404,6 +435,21 @@ public final class ExportClient {
      */
     public Builder allowUnsafeExports(boolean allowUnsafeExports) {
       this.allowUnsafeExports = allowUnsafeExports;
+      return this;
+    }
+
+    /**
+     * Hears that the service announced the route, or a parameter the client sends, deprecated:
+     * once per client for each announcement, however many answers carry it, on the thread that
+     * completes the call. Without a listener the client logs the announcement's {@link
+     * Deprecation#message()} once, as a warning of the {@code System.Logger} named after this
+     * class (the server's console on Paper and Spigot). Never an exception: the call goes on.
+     *
+     * @param listener what to tell; it should return quickly
+     * @return this builder
+     */
+    public Builder onDeprecation(Consumer<Deprecation> listener) {
+      this.onDeprecation = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

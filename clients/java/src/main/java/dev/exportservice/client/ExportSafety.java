@@ -1,6 +1,7 @@
 package dev.exportservice.client;
 
-import java.util.Locale;
+import dev.exportservice.client.internal.safety.Refusal;
+import dev.exportservice.client.internal.safety.SafetyCheck;
 import java.util.Objects;
 
 /**
@@ -28,44 +29,14 @@ public final class ExportSafety {
    * @throws ExportServiceException when the text is not JSON
    */
   public static void check(String json) {
-    check(ModelReader.parseJson(Objects.requireNonNull(json, "json"), 0), 0, null);
+    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), 0, null);
   }
 
   /** Checks a parsed document; {@code status} and {@code rateLimit} go into the exception. */
   static void check(Object document, int status, RateLimit rateLimit) {
-    SafetyCheck.Refusal refusal = SafetyCheck.find(document);
+    Refusal refusal = SafetyCheck.find(document);
     if (refusal == null) return;
-    UnsafeContent content = refusal.content();
     throw new UnsafeExportException(
-        refusal.path() + " " + describe(content) + ".",
-        refusal.path(),
-        content.reason.name().toLowerCase(Locale.ROOT),
-        content.found,
-        status,
-        rateLimit);
-  }
-
-  private static String describe(UnsafeContent content) {
-    String found = content.found;
-    switch (content.reason) {
-      case COMMAND:
-        return "runs the command \"" + found + "\", which is not part of a display model";
-      case ENTITY:
-        return "summons the entity \"" + found + "\", which is not part of a display model";
-      case KEY:
-        return "sets the entity key \"" + found + "\", which is not part of a display model";
-      case SELECTOR:
-        return "targets \"" + found + "\", which does not reach only the model's own parts";
-      case SYNTAX:
-        return "does not parse as an export writes it: unexpected \"" + found + "\"";
-      case CONTROL:
-        return "holds the control character " + found + ", and a command is one line";
-      case LENGTH:
-        return "is a command of " + found + " characters, longer than the game's " + Vocabulary.MAX_COMMAND_CHARS;
-      case DEPTH:
-        return "nests SNBT deeper than " + Snbt.MAX_DEPTH + " levels (found \"" + found + "\")";
-      default:
-        return "is a JSON " + found + ", not what an export writes there";
-    }
+        refusal.message(), refusal.path(), refusal.reason(), refusal.found(), status, rateLimit);
   }
 }

@@ -1,5 +1,7 @@
 package dev.exportservice.client;
 
+import dev.exportservice.client.internal.model.ModelData;
+import dev.exportservice.client.internal.model.ModelTags;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -35,17 +37,38 @@ public final class Model {
   /** The root entity: a block display with no block, so that it shows nothing itself. */
   private static final String ROOT = "minecraft:block_display";
 
+  /**
+   * The most characters {@link #summonCommands()} puts in one command: the game's own limit on a
+   * command (a command block's), which docs/export-safety.md also holds every frame command to.
+   */
+  public static final int MAX_COMMAND_CHARS = 32_500;
+
   private final String tag;
   private final List<String> passengers;
+  private final List<String> compounds;
   private final int partCount;
   private final Map<String, Animation> animations;
   private final Map<String, Animation> sounds;
   private final List<String> hitbox;
   private final int nesting;
 
-  Model(
+  /** The model the model room read. */
+  Model(ModelData data) {
+    this(
+        data.tag(),
+        data.passengers(),
+        data.compounds(),
+        data.partCount(),
+        tracks(data.animations()),
+        tracks(data.sounds()),
+        data.hitbox(),
+        data.nesting());
+  }
+
+  private Model(
       String tag,
       List<String> passengers,
+      List<String> compounds,
       int partCount,
       Map<String, Animation> animations,
       Map<String, Animation> sounds,
@@ -53,6 +76,7 @@ public final class Model {
       int nesting) {
     this.tag = tag;
     this.passengers = List.copyOf(passengers);
+    this.compounds = List.copyOf(compounds);
     this.partCount = partCount;
     this.animations = Collections.unmodifiableMap(new LinkedHashMap<>(animations));
     this.sounds = Collections.unmodifiableMap(new LinkedHashMap<>(sounds));
@@ -70,9 +94,9 @@ public final class Model {
    * @throws ExportServiceException for a document that is not an export
    */
   public static Model parse(String json) {
-    Object document = ModelReader.parseJson(Objects.requireNonNull(json, "json"), 0);
+    Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
     ExportSafety.check(document, 0, null);
-    return ModelReader.read(document, 0);
+    return Documents.model(document, 0);
   }
 
   /**
@@ -85,7 +109,7 @@ public final class Model {
    * @throws ExportServiceException for a document that is not an export
    */
   public static Model parseUnchecked(String json) {
-    return ModelReader.read(ModelReader.parseJson(Objects.requireNonNull(json, "json"), 0), 0);
+    return Documents.model(Documents.parse(Objects.requireNonNull(json, "json"), 0), 0);
   }
 
   /**
@@ -113,10 +137,72 @@ public final class Model {
    * block (it shows nothing), carrying {@link #tag()}, with every passenger of the export riding it
    */
   public String summonCommand() {
+    return summonOf(passengers);
+  }
+
+  /** The summon of a root carrying the model's tag with {@code riders} (passenger strings). */
+  private String summonOf(List<String> riders) {
     StringBuilder command = new StringBuilder("summon ").append(ROOT).append(" ~ ~ ~ {");
     if (tag != null) command.append("Tags:[\"").append(tag).append("\"],");
-    command.append("Passengers:[").append(String.join(",", passengers)).append("]}");
+    command.append("Passengers:[").append(String.join(",", riders)).append("]}");
     return command.toString();
+  }
+
+  /**
+   * The passengers of {@link #summonCommand()} one by one: each entity compound that rides the
+   * root, with its own nested passengers, as the export writes it (in order). A plugin that
+   * builds its own summons starts from these; {@link #summonCommands(int)} does it for it.
+   *
+   * @return each passenger compound's SNBT, in the export's order
+   */
+  public List<String> passengers() {
+    return compounds;
+  }
+
+  /**
+   * {@link #summonCommand()} cut into commands of at most {@link #MAX_COMMAND_CHARS} characters:
+   * see {@link #summonCommands(int)}.
+   *
+   * @return the summons that together spawn the whole model
+   */
+  public List<String> summonCommands() {
+    return summonCommands(MAX_COMMAND_CHARS);
+  }
+
+  /**
+   * The model spawned by several commands of at most {@code maxChars} characters each, for a
+   * model whose {@link #summonCommand()} is longer than what the caller may run in one command.
+   * Each is a summon of a root like {@link #summonCommand()}'s (a block display with no block,
+   * carrying {@link #tag()}) with as many whole {@link #passengers()} as fit, in order; one
+   * command when all fit. Run every one at the same place: the frame commands, {@link
+   * #atModel(String)} and {@link #removeCommands()} reach the parts under every root alike.
+   *
+   * @param maxChars the most characters in one command
+   * @return the summons that together spawn the whole model
+   * @throws IllegalArgumentException when one passenger alone does not fit in {@code maxChars}
+   */
+  public List<String> summonCommands(int maxChars) {
+    String empty = summonOf(List.of());
+    List<String> commands = new ArrayList<>();
+    List<String> batch = new ArrayList<>();
+    int length = empty.length();
+    for (String passenger : compounds) {
+      int more = passenger.length() + (batch.isEmpty() ? 0 : 1);
+      if (empty.length() + passenger.length() > maxChars) {
+        throw new IllegalArgumentException(
+            "A passenger of " + passenger.length() + " characters does not fit in a summon of " + maxChars);
+      }
+      if (length + more > maxChars) {
+        commands.add(summonOf(batch));
+        batch.clear();
+        length = empty.length();
+        more = passenger.length();
+      }
+      batch.add(passenger);
+      length += more;
+    }
+    if (!batch.isEmpty() || commands.isEmpty()) commands.add(summonOf(batch));
+    return commands;
   }
 
   /**
@@ -204,12 +290,15 @@ public final class Model {
     }
     String from = requireTag();
     List<String> rewritten = new ArrayList<>(passengers.size());
-    for (String passenger : passengers) rewritten.add(ModelTags.replace(passenger, from, newTag));
+    for (String passenger : passengers) rewritten.add(ModelTags.inPassengers(passenger, from, newTag));
+    List<String> compoundsRewritten = new ArrayList<>(compounds.size());
+    for (String compound : compounds) compoundsRewritten.add(ModelTags.inPassengers(compound, from, newTag));
     List<String> hitboxRewritten = new ArrayList<>(hitbox.size());
-    for (String command : hitbox) hitboxRewritten.add(ModelTags.replace(command, from, newTag));
+    for (String command : hitbox) hitboxRewritten.add(ModelTags.inCommand(command, from, newTag));
     return new Model(
         newTag,
         rewritten,
+        compoundsRewritten,
         partCount,
         rewriteAll(animations, from, newTag),
         rewriteAll(sounds, from, newTag),
@@ -219,8 +308,14 @@ public final class Model {
 
   private static Map<String, Animation> rewriteAll(Map<String, Animation> tracks, String from, String to) {
     Map<String, Animation> rewritten = new LinkedHashMap<>();
-    tracks.forEach((name, track) -> rewritten.put(name, track.map(text -> ModelTags.replace(text, from, to))));
+    tracks.forEach((name, track) -> rewritten.put(name, track.map(text -> ModelTags.inCommand(text, from, to))));
     return rewritten;
+  }
+
+  private static Map<String, Animation> tracks(Map<String, ModelData.Track> read) {
+    Map<String, Animation> tracks = new LinkedHashMap<>();
+    read.forEach((name, track) -> tracks.put(name, new Animation(track)));
+    return tracks;
   }
 
   private String requireTag() {

@@ -28,6 +28,12 @@ final class ResponseHeaders {
   static final String STATE = "RateLimit";
   /** Every window's policy: {@code "short";q=120;w=60, "long";q=1200;w=3600}. */
   static final String POLICY = "RateLimit-Policy";
+  /** RFC 9745: when the route or parameter used was deprecated, {@code @<unix-seconds>}. */
+  static final String DEPRECATION = "Deprecation";
+  /** RFC 8594: the HTTP-date after which a deprecated route or parameter may stop answering. */
+  static final String SUNSET = "Sunset";
+  /** With {@code rel="deprecation"}: the page that says what to use instead. */
+  static final String LINK = "Link";
 
   private static final Pattern WHOLE_NUMBER = Pattern.compile("[0-9]{1,18}");
 

@@ -3,6 +3,7 @@ package dev.exportservice.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.exportservice.client.internal.json.JsonReader;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.exportservice.client;
 
+import dev.exportservice.client.internal.json.JsonReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.exportservice.client.internal.json.JsonReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -218,7 +218,13 @@ class FetchTest {
     String id = published.get("reading-41-displays");
     byte[] document = LocalService.fixture("reading-41-displays");
     try (RecordingProxy proxy = new RecordingProxy(service.url)) {
-      ExportClient client = client(proxy.url(), LocalService.freshClientAddress());
+      // 100 requests at once on a busy machine: each may wait its turn well past the default 10 s,
+      // so the timeout here only guards against a hang.
+      ExportClient client =
+          ExportClient.builder(proxy.url())
+              .header("CF-Connecting-IP", LocalService.freshClientAddress())
+              .timeout(Duration.ofSeconds(90))
+              .build();
       List<CompletableFuture<Export>> calls = new ArrayList<>();
       for (int i = 0; i < 100; i++) calls.add(client.fetch(id, "tag_" + i % 10));
       CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);

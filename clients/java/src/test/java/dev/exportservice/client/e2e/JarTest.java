@@ -67,6 +67,7 @@ class JarTest {
         assertTrue(pages.contains(folder + type + ".html"), type);
       }
       assertTrue(!pages.contains(folder + "JsonReader.html"), "no page for what is not public");
+      assertTrue(pages.stream().noneMatch(page -> page.contains("/internal/")), "no page for the internal rooms");
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.safety;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import dev.exportservice.client.internal.snbt.Selector;
+import dev.exportservice.client.internal.snbt.Snbt;
 
 /**
  * The commands that animate a model, one per string, checked against the vocabulary:
@@ -148,26 +150,11 @@ final class Commands {
 
   /** The arguments of {@code @e[...]}, split at the commas outside nested brackets. */
   private static List<String> selectorArguments(String selector) {
-    List<String> found = new ArrayList<>();
-    int depth = 0;
-    int start = 3;
-    for (int i = 3; i < selector.length(); i++) {
-      char c = selector.charAt(i);
-      if (c == '[') {
-        depth++;
-      } else if (c == ']') {
-        if (depth == 0) {
-          if (i != selector.length() - 1) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
-          if (i > start || !found.isEmpty()) found.add(selector.substring(start, i));
-          return found;
-        }
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        found.add(selector.substring(start, i));
-        start = i + 1;
-      }
-    }
-    throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+    List<int[]> spans = Selector.arguments(selector, 3);
+    if (spans == null) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
+    List<String> found = new ArrayList<>(spans.size());
+    for (int[] span : spans) found.add(selector.substring(span[0], span[1]));
+    return found;
   }
 
   /** The space-separated words of a command, read one at a time. */

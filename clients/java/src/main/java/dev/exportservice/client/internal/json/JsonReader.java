@@ -1,4 +1,4 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.json;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -9,9 +9,12 @@ import java.util.Map;
 /**
  * A strict JSON parser (RFC 8259) into maps, lists, strings, {@link BigDecimal}s, booleans and
  * null, for error bodies and exports: the library may depend on nothing beyond the JDK, and
- * servers bundle different JSON libraries (or versions of one).
+ * servers bundle different JSON libraries (or versions of one). Strings and member names are
+ * decoded as {@code JSON.parse} and Gson decode them: every character kept, a U+FEFF included.
+ *
+ * <p>The JSON room: it depends on nothing of the library. Internal (not part of the API).
  */
-final class JsonReader {
+public final class JsonReader {
   /** Deeper nesting is refused instead of risking the stack: exports are five levels. */
   private static final int MAX_DEPTH = 64;
 
@@ -23,7 +26,7 @@ final class JsonReader {
   }
 
   /** The value of a whole JSON text; throws {@link IllegalArgumentException} if it is not one. */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     JsonReader reader = new JsonReader(text);
     reader.skipWhitespace();
     Object value = reader.value(0);

@@ -1,9 +1,8 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.safety;
 
 /**
- * Thrown inside the check of one string of an export (and by the SNBT reader): why it is outside
- * the display-model vocabulary and what was found. The walk over the document adds the path and
- * turns it into an {@link UnsafeExportException}.
+ * Thrown inside the check of one string of an export: why it is outside the display-model
+ * vocabulary and what was found. The walk over the document adds the path ({@link Refusal}).
  */
 final class UnsafeContent extends RuntimeException {
   private static final long serialVersionUID = 1L;

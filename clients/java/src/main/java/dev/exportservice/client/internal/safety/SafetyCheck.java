@@ -1,8 +1,10 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.safety;
 
 import java.math.BigDecimal;
+import dev.exportservice.client.internal.snbt.Snbt;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -17,9 +19,12 @@ import java.util.regex.Pattern;
  * {@code content.hitbox} (their parts' tags are what a {@code data merge} may target), then
  * {@code content.commands}, {@code content.datapack.anim_keyframes},
  * {@code content.datapack.sound_keyframes}; inside each, document order, a repeated member
- * counted at its first place with its last value (what {@link JsonReader} keeps).
+ * counted at its first place with its last value (what the JSON reader keeps).
+ *
+ * <p>The safety room: it reads a parsed document (the JSON room's maps and lists) through the
+ * SNBT room, and answers with a {@link Refusal}; it knows nothing of the client or the model.
  */
-final class SafetyCheck {
+public final class SafetyCheck {
   private static final String CONTENT = "content";
   /** A member name written {@code .name} in a path; any other is {@code ["name"]}. */
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-]+");
@@ -33,16 +38,16 @@ final class SafetyCheck {
   /**
    * The first place where {@code document} (parsed JSON) is outside the vocabulary, or null. A
    * document that is not of the form {@code {"content": {...}}} holds nothing a plugin runs.
+   *
+   * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
+   * @return the refusal, or null when the document is inside the vocabulary
    */
-  static Refusal find(Object document) {
+  public static Refusal find(Object document) {
     if (!(document instanceof Map)) return null;
     Object content = ((Map<?, ?>) document).get(CONTENT);
     if (!(content instanceof Map)) return null;
     return new SafetyCheck().run((Map<?, ?>) content);
   }
-
-  /** Where and why. */
-  record Refusal(String path, UnsafeContent content) {}
 
   private Refusal run(Map<?, ?> fields) {
     Refusal verdict = strings(fields, "passengers", path("passengers"), this::passengers);
@@ -60,7 +65,7 @@ final class SafetyCheck {
   /** Passengers as they go inside a summon's {@code Passengers:[...]}: display entities only. */
   private void passengers(String text) {
     Commands.checkOneLine(text);
-    for (Snbt.Compound compound : Snbt.compounds(text)) Vocabulary.checkPassenger(compound, ownTags);
+    Snbt.forEachCompound(text, compound -> Vocabulary.checkPassenger(compound, ownTags));
   }
 
   /** {@code Passengers} of older exports: one string, or a list of them, as {@code passengers}. */
@@ -121,12 +126,41 @@ final class SafetyCheck {
       check.run();
       return null;
     } catch (UnsafeContent unsafe) {
-      return new Refusal(path, unsafe);
+      return refusal(path, unsafe.reason, unsafe.found);
+    } catch (Snbt.Unreadable unreadable) {
+      return refusal(path, unreadable.tooDeep ? UnsafeContent.Reason.DEPTH : UnsafeContent.Reason.SYNTAX, unreadable.found);
     }
   }
 
   private static Refusal shape(Object value, String path) {
-    return new Refusal(path, new UnsafeContent(UnsafeContent.Reason.SHAPE, jsonType(value)));
+    return refusal(path, UnsafeContent.Reason.SHAPE, jsonType(value));
+  }
+
+  private static Refusal refusal(String path, UnsafeContent.Reason reason, String found) {
+    return new Refusal(path, reason.name().toLowerCase(Locale.ROOT), found, path + " " + describe(reason, found) + ".");
+  }
+
+  private static String describe(UnsafeContent.Reason reason, String found) {
+    switch (reason) {
+      case COMMAND:
+        return "runs the command \"" + found + "\", which is not part of a display model";
+      case ENTITY:
+        return "summons the entity \"" + found + "\", which is not part of a display model";
+      case KEY:
+        return "sets the entity key \"" + found + "\", which is not part of a display model";
+      case SELECTOR:
+        return "targets \"" + found + "\", which does not reach only the model's own parts";
+      case SYNTAX:
+        return "does not parse as an export writes it: unexpected \"" + found + "\"";
+      case CONTROL:
+        return "holds the control character " + found + ", and a command is one line";
+      case LENGTH:
+        return "is a command of " + found + " characters, longer than the game's " + Vocabulary.MAX_COMMAND_CHARS;
+      case DEPTH:
+        return "nests SNBT deeper than " + Snbt.MAX_DEPTH + " levels (found \"" + found + "\")";
+      default:
+        return "is a JSON " + found + ", not what an export writes there";
+    }
   }
 
   private static String jsonType(Object value) {

@@ -1,5 +1,6 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.model;
 
+import dev.exportservice.client.internal.snbt.Snbt;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,34 +8,38 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads an export document ({@code {"content": {...}}}, docs/export-format.md) into a
- * {@link Model}, accepting every shape real exports have: {@code passengers} as one string of
+ * Reads a parsed export document ({@code {"content": {...}}}, docs/export-format.md) into
+ * {@link ModelData}, accepting every shape real exports have: {@code passengers} as one string of
  * several compounds or as several strings (or the older {@code Passengers}), and no
  * {@code datapack}, {@code meta}, {@code hitbox} or sounds at all. A document of another shape
- * fails with an {@link ExportServiceException} that says what was found where.
+ * fails with {@link NotAnExport}, whose message says what was found where.
  */
-final class ModelReader {
-  private final int status;
+public final class ModelReader {
+  private ModelReader() {}
 
-  private ModelReader(int status) {
-    this.status = status;
+  /**
+   * The model of a parsed document.
+   *
+   * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
+   * @return what its model is
+   * @throws NotAnExport when the document is not an export, or not of an export's shape
+   */
+  public static ModelData read(Object document) {
+    return new ModelReader().model(document);
   }
 
-  /** The parsed JSON of {@code json}, or the exception naming what it is instead. */
-  static Object parseJson(String json, int status) {
-    try {
-      return JsonReader.parse(json);
-    } catch (IllegalArgumentException notJson) {
-      throw new ModelReader(status).notAnExport("not JSON (" + notJson.getMessage() + ")", notJson);
-    }
+  /**
+   * The sentence for a text that is not JSON at all.
+   *
+   * @param why the JSON reader's message
+   * @param cause the JSON reader's exception
+   * @return the failure, worded as the other documents that are not exports
+   */
+  public static NotAnExport notJson(String why, Throwable cause) {
+    return new ModelReader().notAnExport("not JSON (" + why + ")", cause);
   }
 
-  /** The model of a parsed document; {@code status} is what the exception reports (0 or 200). */
-  static Model read(Object document, int status) {
-    return new ModelReader(status).model(document);
-  }
-
-  private Model model(Object document) {
+  private ModelData model(Object document) {
     if (!(document instanceof Map)) throw notAnExport(describe(document), null);
     Object content = ((Map<?, ?>) document).get("content");
     if (!(content instanceof Map)) {
@@ -46,18 +51,21 @@ final class ModelReader {
     }
     Map<?, ?> fields = (Map<?, ?>) content;
     List<String> passengers = passengers(fields);
+    List<String> compoundTexts = new ArrayList<>();
     int parts = 0;
     int nesting = 0;
     String tag = null;
     for (int i = 0; i < passengers.size(); i++) {
-      List<Snbt.Compound> compounds;
+      String text = passengers.get(i);
+      Snbt.Reading reading;
       try {
-        compounds = Snbt.compounds(passengers.get(i));
-      } catch (UnsafeContent notSnbt) {
+        reading = Snbt.read(text);
+      } catch (Snbt.Unreadable notSnbt) {
         throw shape(
             "content.passengers[" + i + "] is not entity compounds: unexpected \"" + notSnbt.found + "\"");
       }
-      for (Snbt.Compound entity : compounds) {
+      for (int[] span : reading.spans()) compoundTexts.add(text.substring(span[0], span[1]));
+      for (Snbt.Compound entity : reading.compounds()) {
         parts += displays(entity, 0);
         nesting = Math.max(nesting, 1 + depth(entity, 0));
         if (tag == null) tag = modelTag(entity, 0);
@@ -65,14 +73,15 @@ final class ModelReader {
     }
     Map<?, ?> datapack = optionalObject(fields, "datapack", "content.datapack");
     Map<?, ?> meta = optionalObject(fields, "meta", "content.meta");
-    return new Model(
+    return new ModelData(
         tag,
-        passengers,
+        List.copyOf(passengers),
+        List.copyOf(compoundTexts),
         parts,
+        nesting,
         animations(datapack, "anim_keyframes", meta, "animations"),
         animations(datapack, "sound_keyframes", meta, "sounds"),
-        commands(fields.get("hitbox"), "content.hitbox"),
-        nesting);
+        commands(fields.get("hitbox"), "content.hitbox"));
   }
 
   private List<String> passengers(Map<?, ?> content) {
@@ -125,9 +134,9 @@ final class ModelReader {
     return null;
   }
 
-  private Map<String, Animation> animations(
+  private Map<String, ModelData.Track> animations(
       Map<?, ?> datapack, String keyframesName, Map<?, ?> meta, String metaName) {
-    Map<String, Animation> animations = new LinkedHashMap<>();
+    Map<String, ModelData.Track> animations = new LinkedHashMap<>();
     if (datapack == null) return animations;
     String path = "content.datapack." + keyframesName;
     Map<?, ?> keyframes = optionalObject(datapack, keyframesName, path);
@@ -152,7 +161,7 @@ final class ModelReader {
       Object displayName = settings.get("name");
       animations.put(
           name,
-          new Animation(
+          new ModelData.Track(
               name,
               displayName instanceof String ? (String) displayName : null,
               wholeNumber(settings.get("stepTicks"), 1),
@@ -215,18 +224,11 @@ final class ModelReader {
     return names.size() > 8 ? listed.substring(0, listed.length() - 1) + ", ...]" : listed;
   }
 
-  private ExportServiceException notAnExport(String found, Throwable cause) {
-    return new ExportServiceException(
-        "The document is not an export ({\"content\": {...}}): it is " + found + ".",
-        status,
-        null,
-        null,
-        "",
-        cause);
+  private NotAnExport notAnExport(String found, Throwable cause) {
+    return new NotAnExport("The document is not an export ({\"content\": {...}}): it is " + found + ".", cause);
   }
 
-  private ExportServiceException shape(String what) {
-    return new ExportServiceException(
-        "The export does not have the shape of one: " + what + ".", status, null, null, "", null);
+  private static NotAnExport shape(String what) {
+    return new NotAnExport("The export does not have the shape of one: " + what + ".", null);
   }
 }

@@ -1,9 +1,10 @@
-package dev.exportservice.client;
+package dev.exportservice.client.internal.safety;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.exportservice.client.internal.snbt.Snbt;
 
 /**
  * The display-model vocabulary as data (docs/export-safety.md), and the checks of the entities a
@@ -81,9 +82,9 @@ final class Vocabulary {
    */
   static void checkPassenger(Snbt.Compound compound, Set<String> ownTags) {
     String type = displayTypeOf(compound);
-    for (int i = 0; i < compound.names.size(); i++) {
-      String name = compound.names.get(i);
-      Object value = compound.values.get(i);
+    for (int i = 0; i < compound.size(); i++) {
+      String name = compound.name(i);
+      Object value = compound.value(i);
       if (name.equals("Passengers")) {
         if (!(value instanceof List)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
         for (Object passenger : (List<?>) value) {
@@ -101,8 +102,8 @@ final class Vocabulary {
    * summon's compound): its type's keys only. Adds its tags to {@code ownTags} when given.
    */
   static void checkPartData(String type, Snbt.Compound compound, Set<String> ownTags) {
-    for (int i = 0; i < compound.names.size(); i++) {
-      checkKey(type, compound.names.get(i), compound.values.get(i), ownTags);
+    for (int i = 0; i < compound.size(); i++) {
+      checkKey(type, compound.name(i), compound.value(i), ownTags);
     }
   }
 
@@ -116,9 +117,9 @@ final class Vocabulary {
   /** The display type of a passenger: every {@code id} it writes must name a display entity. */
   private static String displayTypeOf(Snbt.Compound compound) {
     String type = null;
-    for (int i = 0; i < compound.names.size(); i++) {
-      if (!compound.names.get(i).equals("id")) continue;
-      Object value = compound.values.get(i);
+    for (int i = 0; i < compound.size(); i++) {
+      if (!compound.name(i).equals("id")) continue;
+      Object value = compound.value(i);
       String id = value instanceof String ? (String) value : "(not a name)";
       String named = partTypeOf(id);
       if (named == null || named.equals(HITBOX_TYPE)) throw new UnsafeContent(UnsafeContent.Reason.ENTITY, id);

@@ -1,0 +1,36 @@
+package dev.exportservice.client;
+
+import dev.exportservice.client.internal.json.JsonReader;
+import dev.exportservice.client.internal.model.ModelReader;
+import dev.exportservice.client.internal.model.NotAnExport;
+
+/**
+ * An export's text on its way through the rooms: the JSON room parses it, the model room reads
+ * it; what they report becomes the client's {@link ExportServiceException}, with the status of
+ * the response that carried it (200), or 0 for a document checked on its own.
+ */
+final class Documents {
+  private Documents() {}
+
+  /** The parsed JSON of {@code json}, or the exception naming what it is instead. */
+  static Object parse(String json, int status) {
+    try {
+      return JsonReader.parse(json);
+    } catch (IllegalArgumentException notJson) {
+      throw failure(ModelReader.notJson(notJson.getMessage(), notJson), status);
+    }
+  }
+
+  /** The model of a parsed document. */
+  static Model model(Object document, int status) {
+    try {
+      return new Model(ModelReader.read(document));
+    } catch (NotAnExport notAnExport) {
+      throw failure(notAnExport, status);
+    }
+  }
+
+  private static ExportServiceException failure(NotAnExport notAnExport, int status) {
+    return new ExportServiceException(notAnExport.getMessage(), status, null, null, "", notAnExport.getCause());
+  }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * `npm run openapi:release`: keeps the OpenAPI document of the version in package.json as
+ * released, in openapi/released/<version>.json, the file `npm test` compares every later build
+ * with (test/contract/openapi-compat.test.ts). Run it when that version is deployed; a file
+ * already there is never overwritten, since what was released does not change afterwards.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { format, resolveConfig } from 'prettier'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** The document as the Worker serves it, built from src/openapi/ as wrangler builds the Worker. */
+async function builtDocument() {
+  const result = await build({
+    entryPoints: [join(root, 'src/openapi/document.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'warning',
+  })
+  const code = result.outputFiles[0].text
+  const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
+  return module.OPENAPI_DOCUMENT
+}
+
+const document = await builtDocument()
+const file = join(root, 'openapi', 'released', `${document.info.version}.json`)
+if (existsSync(file)) {
+  console.error(`${file} exists: version ${document.info.version} is released already.`)
+  console.error('Raise the version in package.json (minor for additions, major for a new path).')
+  process.exit(1)
+}
+mkdirSync(dirname(file), { recursive: true })
+// Formatted as `npm run format` would, so the format check passes on it as written.
+const options = { ...(await resolveConfig(file)), filepath: file }
+writeFileSync(file, await format(JSON.stringify(document), options))
+console.log(`Released the OpenAPI document of ${document.info.version} as ${file}`)
