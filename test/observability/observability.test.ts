@@ -113,7 +113,7 @@ describe('one log line and one data point per public request', () => {
     expect(observed.points).toEqual([
       {
         indexes: ['served'],
-        blobs: ['retrieve', 'served', '2xx', '', 'AMS', 'admitted', 'GET', '', ''],
+        blobs: ['retrieve', 'served', '2xx', '', 'AMS', 'admitted', 'GET', '', '', ''],
         doubles: [line.ms, length, DOC.length, TAG.length, 200],
       },
     ])
@@ -180,6 +180,7 @@ describe('one log line and one data point per public request', () => {
       'AMS',
       'refused',
       'GET',
+      '',
       '',
       '',
     ])
