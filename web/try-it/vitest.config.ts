@@ -18,7 +18,8 @@ export default defineConfig({
     expect: { poll: { timeout: 30_000 } },
     // One browser file at a time: each starts a service and a Chromium of its own.
     fileParallelism: false,
-    // After the Worker's own tests, so that they share no cores with the browser tests.
+    // A group of its own, run apart from the other projects (vitest runs it first), so that the
+    // browser tests share no cores with the Worker's tests.
     sequence: { groupOrder: 1 },
   },
 })
