@@ -9,6 +9,7 @@ import { latencyRows } from './latency.mjs'
 import { limiterRows } from './limiter.mjs'
 import { memoryNodeRows } from './memory-node-rows.mjs'
 import { memoryRows } from './memory-workerd.mjs'
+import { pageRows } from './page.mjs'
 import { publishingRows } from './publishing.mjs'
 import { requestRows } from './request-path.mjs'
 import { times } from './stats.mjs'
@@ -25,6 +26,7 @@ export function tableRows(r, config) {
     walkerRows,
     memoryNodeRows,
     memoryRows,
+    pageRows,
     requestRows,
     limiterRows,
     latencyRows,

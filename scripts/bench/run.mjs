@@ -22,6 +22,7 @@ import { latencyModel, latencyWorkers } from './latency.mjs'
 import { limiterCost } from './limiter.mjs'
 import { cpuMillis, runLoad as runLoadOnly, workerdPids } from './load.mjs'
 import { workerdMemory } from './memory-workerd.mjs'
+import { pageBench } from './page.mjs'
 import { publishing } from './publishing.mjs'
 import { renderTable, tableRows } from './report.mjs'
 import { requestPath } from './request-path.mjs'
@@ -37,7 +38,7 @@ const BUILD = join(OUT_DIR, 'build')
 const args = process.argv.slice(2)
 const QUICK = args.includes('--quick')
 const SAVE = args.includes('--save')
-/** `--only a,b`: run only these sections (walker, memory, request, limiter, harvest, publish, grace); others are left out of the table. */
+/** `--only a,b`: run only these sections (walker, memory, page, request, limiter, harvest, publish, grace); others are left out of the table. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null
 const runs = (section) => ONLY === null || ONLY.includes(section)
 if (ONLY !== null && SAVE) throw new Error('--save keeps whole runs only: drop --only')
@@ -99,6 +100,7 @@ const CONFIG = {
     rounds: QUICK ? 1 : 3,
   },
   alloc: { space: 2000, fill: 1800, batch: 100, rounds: QUICK ? 4 : 16 },
+  page: { rounds: QUICK ? 1 : 3 },
 }
 const FIXTURE_NAMES = ['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays']
 const WALKER_INPUTS = [
@@ -148,6 +150,12 @@ if (runs('memory')) {
     }
   }
   results.memoryWorkerd = await workerdMemory({ root: ROOT, buildDir: BUILD, log })
+}
+
+// Before the Miniflare below starts: the page's service is `npm start`'s, with its own workerd.
+if (runs('page')) {
+  log('the try-it page')
+  results.page = await pageBench({ root: ROOT, rounds: CONFIG.page.rounds, log })
 }
 
 if (runs('harvest')) {

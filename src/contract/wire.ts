@@ -69,6 +69,16 @@ export const MAX_TAG_LENGTH = 100
 export const DEFAULT_TAG = 'model'
 
 /**
+ * Why a `DEFAULT_TAG` setting cannot be used, or null when it is a tag (1 to 100 ASCII letters,
+ * digits, `_` or `-`) as it stands. The Worker refuses to start with this message, and `npm start`
+ * gives it before wrangler starts (scripts/start.mjs, which imports this file as it is).
+ */
+export function defaultTagProblem(value: string): string | null {
+  if (new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TAG_LENGTH}}$`).test(value)) return null
+  return `DEFAULT_TAG must be a tag: 1 to ${MAX_TAG_LENGTH} ASCII letters, digits, "_" or "-" (for example "${DEFAULT_TAG}" or "bde"); got ${JSON.stringify(value)}.`
+}
+
+/**
  * The error catalogue: every `code` an error body may carry and its HTTP status. Codes with
  * `retry` come with `Retry-After` and a `retryAfterSeconds` field. Every body but the 429's is
  * `{"error": "<message>", "code": ..., ...}`; the 429's is `{"error": {"code", "message",

@@ -1,8 +1,7 @@
-import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../contract/wire'
+import { DEFAULT_TAG, defaultTagProblem, MAX_TAG_LENGTH } from '../contract/wire'
 import type { Env } from '../config'
 
 const DISALLOWED_TAG_CHARACTERS = /[^A-Za-z0-9_-]+/g
-const WHOLE_TAG = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TAG_LENGTH}}$`)
 
 /**
  * Applies the spec's tag rules: keep ASCII letters, digits, `_` and `-`; cut to 100; a tag with
@@ -24,10 +23,7 @@ export function sanitizeTag(raw: string | null | undefined, fallback = DEFAULT_T
 export function defaultTag(env: Partial<Pick<Env, 'DEFAULT_TAG'>>): string {
   const value = env.DEFAULT_TAG
   if (value === undefined) return DEFAULT_TAG
-  if (!WHOLE_TAG.test(value)) {
-    throw new Error(
-      `DEFAULT_TAG must be a tag: 1 to ${MAX_TAG_LENGTH} ASCII letters, digits, "_" or "-" (for example "${DEFAULT_TAG}" or "bde"); got ${JSON.stringify(value)}.`,
-    )
-  }
+  const problem = defaultTagProblem(value)
+  if (problem !== null) throw new Error(problem)
   return value
 }

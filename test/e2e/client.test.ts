@@ -16,6 +16,8 @@ import { startLocalService, type LocalService } from './local-service'
 
 const SHORT_LIMIT = 3
 const SHORT_WINDOW_SECONDS = 3
+/** A Retry-After no test waits out. */
+const LONG_WAIT_SECONDS = 60
 const DOC = JSON.stringify({
   content: {
     project_id: 'gate-project',
@@ -147,17 +149,27 @@ describe('getExport against the running worker', () => {
   it('stops waiting as soon as the signal aborts', async () => {
     const send = clientFetch()
     await exhaust(send)
+    // The service's 429, told to wait a minute: only the abort can end the wait early.
+    const longWait: FetchLike = async (url, init) => {
+      const res = await send(url, init)
+      if (res.status !== 429) return res
+      const headers = new Headers(res.headers)
+      headers.set('Retry-After', String(LONG_WAIT_SECONDS))
+      return new Response(res.body, { status: res.status, headers })
+    }
     const controller = new AbortController()
     const started = Date.now()
     setTimeout(() => controller.abort(new Error('user cancelled')), 200)
     await expect(
       getExport(id, {
         baseUrl: service.url,
-        fetch: send,
-        maxWaitSeconds: 10,
+        fetch: longWait,
+        maxWaitSeconds: LONG_WAIT_SECONDS * 2,
         signal: controller.signal,
       }),
     ).rejects.toThrow('user cancelled')
-    expect(Date.now() - started).toBeLessThan(900)
+    expect(send.calls).toBe(SHORT_LIMIT + 1)
+    // Well before the minute: a guard that the wait was cut short, not a speed bound.
+    expect(Date.now() - started).toBeLessThan((LONG_WAIT_SECONDS * 1000) / 2)
   })
 })

@@ -13,7 +13,7 @@ import { COPY_CHUNK_BYTES } from '../../src/ids/grace-copies'
 import type { IdAllocator } from '../../src/ids/id-allocator'
 import { idSpace, locateId, shardName } from '../../src/ids/id-space'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
-import { callWithEnv } from '../support/helpers'
+import { callWithEnv, WAIT_FOR } from '../support/helpers'
 import { errorOf, published } from '../support/publishing'
 
 /** A location KV has not reached for the whole lifetime. */
@@ -277,7 +277,7 @@ describe('the grace period', () => {
     await vi.waitFor(async () => {
       await runDurableObjectAlarm(shardOf(id))
       expect(await copyRows(id)).toEqual({ copies: 0, chunks: 0 })
-    })
+    }, WAIT_FOR)
   })
 
   it('drops due copies lazily at the next allocation in the shard', async () => {

@@ -13,7 +13,6 @@ import { READ_STALL_TIMEOUT_MS } from '../../src/storage/large-chunks'
 import { WHOLE_READ_MAX_BYTES } from '../../src/exports/substituted-body'
 import type { ExportMetadata } from '../../src/storage/export-metadata'
 import { exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/storage/export-store'
-import { ALLOCATE_TIMEOUT_MS } from '../../src/ids/allocator-client'
 import type { PublishErrorFields } from '../../src/contract/publish-rpc'
 import { PublishService } from '../../src/publish/entrypoint'
 import {
@@ -23,6 +22,8 @@ import {
   logged,
   storeExport,
   kvWithPut,
+  HANG_GUARD_MS,
+  WAIT_FOR,
 } from '../support/helpers'
 import { errorOf, publishWith, SMALL_EXPORT } from '../support/publishing'
 
@@ -147,7 +148,7 @@ describe('a stored export that is damaged', () => {
       expect(got.status).toBe(200)
       expect(got.body).toBeInstanceOf(Error)
     }
-    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(cases.length))
+    await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(cases.length), WAIT_FOR)
     expect(logged(log)).toEqual(
       cases.map(([, why]) =>
         expect.stringContaining(`export ${ID} could not be read: ValueMismatchError: ${why}`),
@@ -214,7 +215,7 @@ describe('a KV read that breaks mid-transfer', () => {
     const res = await callWithEnv({ EXPORTS: await breakingKv(BIG_DOC) }, `/server-api?id=${ID}`)
     expect(res.status).toBe(200)
     await expect(res.text()).rejects.toThrow()
-    await vi.waitFor(() => expect(log).toHaveBeenCalled())
+    await vi.waitFor(() => expect(log).toHaveBeenCalled(), WAIT_FOR)
     expect(logged(log)).toEqual([
       expect.stringContaining(`export ${ID} could not be read: Error: KV stream reset`),
     ])
@@ -229,29 +230,25 @@ describe('a KV value that stops arriving', () => {
     'answers 503 after the stall timeout when the export is read whole, and logs the id',
     async () => {
       const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-      const started = Date.now()
       const res = await callWithEnv({ EXPORTS: await stalledKv(DOC) }, `/server-api?id=${ID}`)
       expect(res.status).toBe(503)
       expect((await errorOf(res)).code).toBe('unavailable')
-      expect(Date.now() - started).toBeLessThan(READ_STALL_TIMEOUT_MS + 2000)
       expect(logged(log)).toEqual([expect.stringContaining(why)])
     },
-    READ_STALL_TIMEOUT_MS + 10_000,
+    HANG_GUARD_MS,
   )
 
   it(
     'aborts the transfer after the stall timeout when the export is streamed, and logs the id',
     async () => {
       const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-      const started = Date.now()
       const res = await callWithEnv({ EXPORTS: await stalledKv(BIG_DOC) }, `/server-api?id=${ID}`)
       expect(res.status).toBe(200)
       await expect(res.text()).rejects.toThrow()
-      expect(Date.now() - started).toBeLessThan(READ_STALL_TIMEOUT_MS + 2000)
-      await vi.waitFor(() => expect(log).toHaveBeenCalled())
+      await vi.waitFor(() => expect(log).toHaveBeenCalled(), WAIT_FOR)
       expect(logged(log)).toEqual([expect.stringContaining(why)])
     },
-    READ_STALL_TIMEOUT_MS + 10_000,
+    HANG_GUARD_MS,
   )
 })
 
@@ -305,15 +302,13 @@ describe('an allocator that does not answer', () => {
     async () => {
       vi.spyOn(console, 'error').mockImplementation(() => {})
       const hanging = allocatorWith({ allocate: () => new Promise(() => {}) })
-      const started = Date.now()
       const res = await publishWith({ ID_ALLOCATOR: hanging })
       expect(res.status).toBe(503)
       expect(res.headers.get('Retry-After')).toBe('1')
       expect((await errorOf(res)).code).toBe('unavailable')
-      expect(Date.now() - started).toBeLessThan(ALLOCATE_TIMEOUT_MS + 2000)
       expect(await storedKeys()).toEqual([])
     },
-    ALLOCATE_TIMEOUT_MS + 10_000,
+    HANG_GUARD_MS,
   )
 
   it('rejects an RPC publish with code unavailable and status 503, storing nothing', async () => {

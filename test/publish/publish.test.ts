@@ -2,7 +2,6 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../../src/storage/export-store'
-import { LOOKUP_TIMEOUT_MS } from '../../src/ids/allocator-client'
 import { call, callWithEnv, kvWithPut } from '../support/helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT } from '../support/publishing'
 
@@ -158,11 +157,10 @@ describe('a publish that fails', () => {
   })
 
   it('answers 503 unavailable for a missing export when the allocator does not answer in time', async () => {
+    // It never answers: an answer at all is the lookup timeout at work.
     const hanging = allocatorAnswering(() => new Promise<never>(() => {}))
-    const started = Date.now()
     const res = await callWithEnv({ ID_ALLOCATOR: hanging }, '/server-api?id=123456')
     expect(res.status).toBe(503)
     expect((await errorOf(res)).code).toBe('unavailable')
-    expect(Date.now() - started).toBeLessThan(LOOKUP_TIMEOUT_MS + 1000)
   })
 })

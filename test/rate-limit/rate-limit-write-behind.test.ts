@@ -101,7 +101,7 @@ describe('write-behind counts', () => {
     for (let i = 0; i < 4; i++) await get(ip, vars)
     expect((await stored(ip)).count).toBe(2)
     await vi.waitFor(async () => expect((await stored(ip)).count).toBe(4), {
-      timeout: 5_000,
+      timeout: 20_000, // a guard against a hang: the flush is due after 1 s
       interval: 100,
     })
     await evictAllDurableObjects()

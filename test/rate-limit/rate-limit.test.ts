@@ -2,7 +2,6 @@ import { evictAllDurableObjects, reset, runDurableObjectAlarm } from 'cloudflare
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
-import { LIMITER_TIMEOUT_MS } from '../../src/rate-limit/middleware'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 
 /** Small windows, so tests reach the limits in a few requests. */
@@ -310,12 +309,11 @@ describe('when the limiter cannot answer', () => {
 
   it('stops waiting for a limiter that hangs and serves the request', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // It never answers: an answer at all is the limiter timeout at work.
     const hangs = limiterThat(() => new Promise<never>(() => {}))
-    const started = performance.now()
     const res = await from('192.0.2.31', UNKNOWN_ID, {}, { ...SMALL, RATE_LIMITER: hangs })
     expect(res.status).toBe(404)
     expect(trio(res)).toBeNull()
-    expect(performance.now() - started).toBeLessThan(LIMITER_TIMEOUT_MS + 2000)
     expect(limiterLogs(log)).toHaveLength(1)
   })
 })

@@ -77,3 +77,12 @@ export function logged(log: { mock: { calls: unknown[][] } }): string[] {
     args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '),
   )
 }
+
+/**
+ * `vi.waitFor` options for something the Worker does after its answer: a guard against a hang,
+ * not a speed bound (vitest's default gives up after 1 s, which a busy machine can exceed).
+ */
+export const WAIT_FOR = { timeout: 20_000, interval: 20 }
+
+/** A test's own time limit where the service waits out one of its timeouts: a hang guard. */
+export const HANG_GUARD_MS = 60_000

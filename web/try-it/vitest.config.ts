@@ -13,9 +13,13 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // One browser file at a time: their timings are the point, and a second would disturb them.
+    // What the page shows may come late on a busy machine: a poll waits up to 30 s (a guard
+    // against a hang; vitest's default is 1 s). How fast the page answers is the bench's.
+    expect: { poll: { timeout: 30_000 } },
+    // One browser file at a time: each starts a service and a Chromium of its own.
     fileParallelism: false,
-    // After the Worker's own tests, so that they share no cores with the timed browser tests.
+    // A group of its own, run apart from the other projects (vitest runs it first), so that the
+    // browser tests share no cores with the Worker's tests.
     sequence: { groupOrder: 1 },
   },
 })

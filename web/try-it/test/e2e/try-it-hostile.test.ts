@@ -1,14 +1,12 @@
 /**
  * The try-it page against exports built to freeze it (hostile-exports.ts), published through
- * the service and opened by a shared link, the way a reader would meet them. Each must show its
- * result within RESULT_TIMEOUT_MS and stay responsive as a person feels it: no input (a script
- * call, a synthetic click: input-probe.ts) waits more than INPUT_BOUND_MS for its answer while
- * the model loads, nor while its animation plays. The longest main-thread task (`longtask`
- * entries) is recorded beside them. Software WebGL, as in CI: a GPU is faster, so the page bounds
- * its work rather than counting on the hardware. The figures go to
- * test-output/try-it-hostile.json.
+ * the service and opened by a shared link, the way a reader would meet them. Each must show what
+ * a person expects (the model, its counts, the note of what was left out, the picker, the tree)
+ * and keep answering inputs (a script call, a synthetic click: input-probe.ts) while the model
+ * loads and while its animation plays. Software WebGL, as in CI. The time limits here only guard
+ * against a page that hangs: how long inputs wait, against the smallest fixture in the same run,
+ * is the bench's `page` section (`npm run bench -- --only page`, docs/performance.md).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../../test/e2e/chromium'
@@ -28,26 +26,15 @@ import {
 } from './hostile-exports'
 import { probeInputs, type InputRoundTrips } from './input-probe'
 
-/** The most an input may wait for its answer, at any point. */
-const INPUT_BOUND_MS = 1_000
-/** How long the page may take to show its result. */
-const RESULT_TIMEOUT_MS = 30_000
+/** A page whose input waits this long has hung: a guard, not a speed target. */
+const INPUT_HANG_MS = 20_000
+/** A page that has not shown its result by then has hung. */
+const RESULT_TIMEOUT_MS = 60_000
 /** How long an animation is played while inputs are probed. */
 const PLAY_MS = 4_000
-const OUTPUT = new URL('../../../../test-output/', import.meta.url)
 
 let service: LocalService
 let browser: Browser
-
-interface Figures {
-  bytes: number
-  resultMs: number
-  longestTaskMs: number
-  /** The worst round trips while loading, and while the animation played. */
-  loading: InputRoundTrips
-  playing?: InputRoundTrips
-}
-const figures: Record<string, Figures> = {}
 
 beforeAll(async () => {
   // EXPORT_POLICY=off: the page stays responsive for anything a service can serve, display
@@ -59,7 +46,7 @@ beforeAll(async () => {
 })
 
 // Each export's page is closed after its test: a page left open keeps its worker, its model and
-// its drawing, which the next export's timings would share the machine with.
+// its drawing, which the next export would share the machine with.
 let opened: BrowserContext | undefined
 afterEach(async () => {
   await opened?.close()
@@ -67,42 +54,20 @@ afterEach(async () => {
 })
 
 afterAll(async () => {
-  mkdirSync(OUTPUT, { recursive: true })
-  writeFileSync(new URL('try-it-hostile.json', OUTPUT), JSON.stringify(figures, null, 2) + '\n')
-  console.log('try-it page, time to result, longest task, worst input round trip:', figures)
   await browser?.close()
   await service?.stop()
 })
 
-/** The longest task the page has run so far. */
-function longestTaskMs(page: Page): Promise<number> {
-  return page.evaluate(
-    () => (window as unknown as { longTasks: { longest: number } }).longTasks.longest,
-  )
-}
-
 /**
- * Publishes `document`, opens its link and waits for `reached` while probing inputs; records the
- * time it took, the longest task and the worst round trips, and checks them against the bounds.
+ * Publishes `document`, opens its link and waits for `reached` while probing inputs, which the
+ * page must keep answering.
  */
-async function open(
-  name: string,
-  document: string,
-  reached: (page: Page) => Promise<unknown>,
-): Promise<Page> {
+async function open(document: string, reached: (page: Page) => Promise<unknown>): Promise<Page> {
   const { id } = await publishExport(service, document)
   const context = (opened = await browser.newContext({ viewport: { width: 1100, height: 900 } }))
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
-  await page.addInitScript(() => {
-    const seen = { longest: 0 }
-    ;(window as unknown as { longTasks: typeof seen }).longTasks = seen
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) seen.longest = Math.max(seen.longest, entry.duration)
-    }).observe({ type: 'longtask', buffered: true })
-  })
-  const started = Date.now()
   await page.goto(`${service.url}/?id=${id}&tag=x`, { waitUntil: 'domcontentloaded' })
   const probe = probeInputs(page)
   await reached(page).catch(async (error: unknown) => {
@@ -110,41 +75,29 @@ async function open(
     const said = await page.locator('#status, #model').allInnerTexts()
     throw new Error(`${String(error)}\nThe page says: ${JSON.stringify(said)}`)
   })
-  const resultMs = Date.now() - started
-  const loading = await probe.stop()
-  figures[name] = {
-    bytes: document.length,
-    resultMs,
-    longestTaskMs: await longestTaskMs(page),
-    loading,
-  }
   expect(problems).toEqual([])
-  expectResponsive(loading)
+  expectAnswering(await probe.stop())
   return page
 }
 
 /** Plays the animation for PLAY_MS while probing inputs, then pauses it with a click. */
-async function play(name: string, page: Page): Promise<void> {
+async function play(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Play' }).click()
   const probe = probeInputs(page)
   await page.waitForTimeout(PLAY_MS)
-  const playing = await probe.stop()
-  // Pausing is an input too: a click where the button is, timed like the probe's.
+  expectAnswering(await probe.stop())
+  // Pausing is an input too: a click where the button is.
   const pause = (await page.getByRole('button', { name: 'Pause' }).boundingBox())!
-  const started = performance.now()
   await page.mouse.click(pause.x + pause.width / 2, pause.y + pause.height / 2)
-  playing.clickMs = Math.max(playing.clickMs, Math.round(performance.now() - started))
   await expect.poll(() => page.getByRole('button', { name: 'Play' }).count()).toBe(1)
-  figures[name]!.playing = playing
-  figures[name]!.longestTaskMs = await longestTaskMs(page)
-  expectResponsive(playing)
 }
 
-function expectResponsive(seen: InputRoundTrips): void {
+/** The page answered inputs of both kinds, none after a hang. */
+function expectAnswering(seen: InputRoundTrips): void {
   expect(seen.scripts).toBeGreaterThan(0)
   expect(seen.clicks).toBeGreaterThan(0)
-  expect(seen.scriptMs).toBeLessThan(INPUT_BOUND_MS)
-  expect(seen.clickMs).toBeLessThan(INPUT_BOUND_MS)
+  expect(seen.scriptMs).toBeLessThan(INPUT_HANG_MS)
+  expect(seen.clickMs).toBeLessThan(INPUT_HANG_MS)
 }
 
 function displayCount(page: Page) {
@@ -168,8 +121,7 @@ async function drawnWithPlayer(page: Page) {
 
 describe('the try-it page with a hostile export', () => {
   it('plays a 2.5 MB animation of 10,000 frames moving 10,000 displays that share a tag', async () => {
-    const name = 'animation 10,000 displays x 10,000 frames'
-    const page = await open(name, sharedTagAnimation(10_000, 10_000), drawnWithPlayer)
+    const page = await open(sharedTagAnimation(10_000, 10_000), drawnWithPlayer)
     expect(await page.getByTestId('display-count').textContent()).toBe('10000 displays')
     // Back from the first frame to the last: one step must not play every frame before it.
     await page.getByRole('button', { name: 'Previous frame' }).click()
@@ -177,12 +129,12 @@ describe('the try-it page with a hostile export', () => {
     await expect
       .poll(() => page.locator('#animation-clock').textContent())
       .toBe('tick 9999 of 10000 · frame 9999')
-    await play(name, page)
+    await play(page)
     expect(await page.locator('#animation-clock').textContent()).toMatch(/^tick \d{1,3} /)
   })
 
   it('draws 5,000 displays stacked at one spot, a 165 KB export', async () => {
-    const page = await open('5,000 boxes at one spot', stackedBoxes(5_000), drawn)
+    const page = await open(stackedBoxes(5_000), drawn)
     expect(await page.getByTestId('display-count').textContent()).toBe('5000 displays')
     // They cover the same pixels thousands of times over: the view draws some, and says so.
     expect(await page.getByTestId('fill-note').textContent()).toMatch(
@@ -199,38 +151,33 @@ describe('the try-it page with a hostile export', () => {
     }
     await page.mouse.up()
     await page.waitForTimeout(1_000)
-    expectResponsive(await probe.stop())
+    expectAnswering(await probe.stop())
   })
 
   it('draws 300 boxes scaled 900 times at one spot, and zooms into them', async () => {
-    const page = await open('300 boxes scaled 900x at one spot', stackedBoxes(300, 900), drawn)
+    const page = await open(stackedBoxes(300, 900), drawn)
     expect(await page.getByTestId('display-count').textContent()).toBe('300 displays')
     const probe = probeInputs(page)
     const box = (await page.getByTestId('model-preview').boundingBox())!
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     for (let step = 0; step < 10; step++) await page.mouse.wheel(0, -400)
     await page.waitForTimeout(1_000)
-    expectResponsive(await probe.stop())
+    expectAnswering(await probe.stop())
   })
 
   it('offers 1,000,000 animations (18.9 MB) through a search, not a million options', async () => {
-    const name = '1,000,000 animations'
-    const page = await open(name, manyAnimations(1_000_000), drawnWithPlayer)
+    const page = await open(manyAnimations(1_000_000), drawnWithPlayer)
     expect(await page.locator('#model option').count()).toBeLessThan(200)
     const search = page.getByLabel('Find an animation')
-    await search.fill('a999999', { timeout: INPUT_BOUND_MS })
+    await search.fill('a999999', { timeout: INPUT_HANG_MS })
     await expect
       .poll(() => page.locator('#animation option').allTextContents())
       .toEqual(['a999999 (1 frame)'])
-    await play(name, page)
+    await play(page)
   })
 
   it('cuts every problem message of a 300 KB export to a bounded length', async () => {
-    const page = await open(
-      'problems naming a 150,000-character animation',
-      longKeyProblems(150_000, 3_500),
-      drawnWithPlayer,
-    )
+    const page = await open(longKeyProblems(150_000, 3_500), drawnWithPlayer)
     const problems = page.locator('.model-problems')
     await problems.locator('summary').click()
     const text = await problems.innerText()
@@ -246,8 +193,8 @@ describe('the try-it page with a hostile export', () => {
   it.each([
     ['an array of 500,000 elements', () => longArray(500_000), 'numbers'],
     ['an object of 300,000 keys', () => manyKeys(300_000), 'keys'],
-  ])('shows %s as a tree built on demand', async (name, make, key) => {
-    const page = await open(name, make(), tree)
+  ])('shows %s as a tree built on demand', async (_, make, key) => {
+    const page = await open(make(), tree)
     expect(await page.getByTestId('model-message').textContent()).toContain('no passengers')
     // The DOM holds a page of the children, not all of them.
     expect(await page.locator('#tree li').count()).toBeLessThan(1_000)
@@ -261,7 +208,7 @@ describe('the try-it page with a hostile export', () => {
 
   it('shows a string of 25 MiB, the most the service accepts, by its start', async () => {
     const chars = 25 * 1024 * 1024 - 100
-    const page = await open('a string of 25 MiB', longString(chars), tree)
+    const page = await open(longString(chars), tree)
     const long = page.locator('#tree details.long')
     expect(await long.locator('.meta').textContent()).toBe(
       `${chars.toLocaleString('en')} characters`,
@@ -270,18 +217,18 @@ describe('the try-it page with a hostile export', () => {
     const probe = probeInputs(page)
     await long.locator('summary').click()
     await expect.poll(() => long.locator('pre').textContent()).toMatch(/^"x{100000}"…$/)
-    expectResponsive(await probe.stop())
+    expectAnswering(await probe.stop())
   })
 
   it('opens no more of a wide tree at first than a few thousand nodes', async () => {
-    const page = await open('1,000 arrays of 1,000 elements', wideTree(1_000, 1_000), tree)
+    const page = await open(wideTree(1_000, 1_000), tree)
     // The content shows its first 200 arrays, of which the first few start open.
     expect(await page.locator('#tree li').count()).toBeLessThan(2_000)
     expect(await page.locator('#tree details[open]').count()).toBeGreaterThan(1)
   })
 
   it('draws 100,000 displays up to its cap and says how many it drew', async () => {
-    const page = await open('100,000 displays', manyDisplays(100_000), async (page) => {
+    const page = await open(manyDisplays(100_000), async (page) => {
       // 16 MB of SNBT take a while to read: the page says so, and its tree answers meanwhile.
       await page.getByTestId('model-reading').waitFor({ timeout: RESULT_TIMEOUT_MS })
       const content = page.locator('#tree .json-tree > details')
@@ -299,7 +246,7 @@ describe('the try-it page with a hostile export', () => {
   it.each(['1e300d', '1e308d'])(
     'draws the gold block beside a stone moved %s away, and lists the stone as a problem',
     async (distance) => {
-      const page = await open(`a display moved ${distance}`, farDisplay(distance), drawn)
+      const page = await open(farDisplay(distance), drawn)
       await displayCount(page)
       expect(await page.getByTestId('display-count').textContent()).toBe('2 displays')
       const problems = page.locator('.model-problems')
@@ -328,9 +275,8 @@ describe('the try-it page with a hostile export', () => {
 
 describe('the largest real fixture beside them', () => {
   it('draws and plays animated-80-displays', async () => {
-    const name = 'fixture animated-80-displays'
-    const page = await open(name, fixtureExport('animated-80-displays'), drawnWithPlayer)
+    const page = await open(fixtureExport('animated-80-displays'), drawnWithPlayer)
     expect(await page.getByTestId('display-count').textContent()).toBe('80 displays')
-    await play(name, page)
+    await play(page)
   })
 })
