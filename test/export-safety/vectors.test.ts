@@ -69,4 +69,32 @@ describe('the display-model vocabulary on the test vectors', () => {
   it('throws on text that is not JSON, as JSON.parse does', () => {
     expect(() => checkExportSafety('{"content":')).toThrow(SyntaxError)
   })
+
+  it('throws SyntaxError on bytes that start with a byte-order mark, as JSON.parse does', () => {
+    const bytes = new TextEncoder().encode(ALLOWED_VECTORS[0]!.text)
+    const withMark = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes])
+    expect(() => checkExportSafety(withMark)).toThrow(SyntaxError)
+    expect(() => checkExportSafety(withMark.buffer)).toThrow(SyntaxError)
+    expect(() => checkExportSafety(`\ufeff${ALLOWED_VECTORS[0]!.text}`)).toThrow(SyntaxError)
+  })
+
+  it('reads a raw U+FEFF inside a name as a character, as JSON.parse does', () => {
+    const text = '{"content":{"\ufeffpassengers":[]}}'
+    expect(Object.keys((JSON.parse(text) as { content: object }).content)).toEqual([
+      '\ufeffpassengers',
+    ])
+    expect(checkExportSafety(new TextEncoder().encode(text))).toMatchObject({
+      safe: false,
+      reason: 'member',
+      path: 'content["\\ufeffpassengers"]',
+    })
+  })
+
+  it('holds a fetched export to the tag it was fetched with', () => {
+    const text = fetched(FIXTURES['reading-41-displays']!)
+    expect(checkExportSafety(text, { tag: 'bde' })).toEqual({ safe: true })
+    expect(checkExportSafety(text, { tag: 'other' })).toMatchObject({ reason: 'selector' })
+    expect(checkExportSafety(text)).toMatchObject({ reason: 'selector', found: 'tag=bde_0' })
+    expect(() => checkExportSafety(text, { tag: '' })).toThrow(RangeError)
+  })
 })
