@@ -90,6 +90,26 @@ describe('the display-model vocabulary on the test vectors', () => {
     })
   })
 
+  it('reads passenger strings up to 2 MiB as written, all of them together', () => {
+    // A string of exactly `size` bytes as written: a tagged part, tiny compounds, spaces.
+    const passengerString = (size: number) => {
+      const text = `{id:block_display,Tags:['[MODELSERVERTAG]_0']}${',{id:block_display}'.repeat(
+        Math.floor((size - 60) / 19),
+      )}`
+      return text + ' '.repeat(size - text.length)
+    }
+    const exact = [passengerString(1_048_576), passengerString(1_048_576)]
+    expect(exact[0]!.length + exact[1]!.length).toBe(2_097_152)
+    expect(checkExportSafety({ content: { passengers: exact } })).toEqual({ safe: true })
+    const over = [...exact.slice(0, 1), `${exact[1]} `]
+    expect(checkExportSafety({ content: { passengers: over } })).toMatchObject({
+      safe: false,
+      reason: 'length',
+      path: 'content.passengers[1]',
+      found: '2097153',
+    })
+  })
+
   it('holds a fetched export to the tag it was fetched with', () => {
     const text = fetched(FIXTURES['reading-41-displays']!)
     expect(checkExportSafety(text, { tag: 'bde' })).toEqual({ safe: true })
