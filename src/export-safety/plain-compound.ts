@@ -6,7 +6,7 @@
  * `NESTED_LEVELS`), with only the part type's keys at the top, and so never accepts what the
  * full check would refuse; anything else goes to the full check.
  */
-import { PART_KEYS, type PartType } from './vocabulary.js'
+import { PART_KEYS, WORLD_READING_KINDS, type PartType } from './vocabulary.js'
 
 /** Compounds and lists nested inside the top compound that a match follows. */
 const NESTED_LEVELS = 3
@@ -32,12 +32,18 @@ function sequence(open: string, item: string, close: string): string {
   return `\\${open} *(?:${item}(?: *, *${item})* *)?\\${close}`
 }
 
+/**
+ * A member name inside a value: a word, but not the kind of a text component that reads the
+ * world (`selector`, `nbt`, `score`), which a text or an item's name may hold as SNBT.
+ */
+const NESTED_NAME = `(?!(?:${WORLD_READING_KINDS.join('|')}) *:)${WORD}`
+
 /** A value with compounds and lists nested at most `levels` deep. */
 function value(levels: number): string {
   if (levels === 0) return `(?:${WORD}|${QUOTED})`
   const inner = value(levels - 1)
   const list = sequence('[', inner, ']')
-  const compound = sequence('{', `${WORD} *: *${inner}`, '}')
+  const compound = sequence('{', `${NESTED_NAME} *: *${inner}`, '}')
   return `(?:${WORD}|${QUOTED}|${list}|${compound})`
 }
 

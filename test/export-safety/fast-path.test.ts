@@ -29,7 +29,7 @@ const quotedArb = fc
 const wordArb = fc.stringMatching(/^[0-9A-Za-z_\-.+]{1,6}$/)
 const keyArb = fc.oneof(
   fc.constantFrom(...new Set(TYPES.flatMap((type) => [...PART_KEYS[type]]))),
-  fc.constantFrom('Passengers', 'id', 'UUID', 'selector'),
+  fc.constantFrom('Passengers', 'id', 'UUID', 'selector', 'nbt', 'score', 'nbt ', 'scores'),
 )
 
 const valueArb: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({

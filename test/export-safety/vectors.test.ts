@@ -128,6 +128,12 @@ describe('the display-model vocabulary on the test vectors', () => {
     })
   })
 
+  it('reads a surrogate pair written as two escapes as one character, as JSON.parse does', () => {
+    const vector = VECTORS.find((v) => v.file === 'refused-foreign-key-in-data-merge.json')!
+    const text = vector.text.replace('{Command', '{\\ud83d\\ude00')
+    expect(checkExportSafety(text)).toMatchObject({ reason: 'syntax', found: '\u{1F600}' })
+  })
+
   it('holds a fetched export to the tag it was fetched with', () => {
     const text = fetched(FIXTURES['reading-41-displays']!)
     expect(checkExportSafety(text, { tag: 'bde' })).toEqual({ safe: true })
