@@ -22,28 +22,26 @@ const WORD = String.raw`[0-9A-Za-z_\-.+]+`
 const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f{}[\]]*\\"|'[^"'\\\x00-\x1f\x7f{}[\]]*')`
 
 /**
- * What else a reader keys on (`READER_MARKERS` without a bracket): a matched compound that holds
- * it goes to the full check.
+ * What a matched compound must not hold to be accepted here, or it goes to the full check: what
+ * else a reader keys on (`READER_MARKERS` without a bracket), and a member named as a text
+ * component that reads the world (`selector`, `nbt`, `score`), which a text or an item's name may
+ * hold as SNBT.
  */
-export const PLAIN_MARKER = /[Pp]assengers:/
+export const PLAIN_MARKER = new RegExp(
+  `[Pp]assengers:|[{,] *(?:${WORLD_READING_KINDS.join('|')}) *:`,
+)
 
 /** `open`, then zero or more `item`s separated by commas, then `close`; spaces around them. */
 function sequence(open: string, item: string, close: string): string {
   return `\\${open} *(?:${item}(?: *, *${item})* *)?\\${close}`
 }
 
-/**
- * A member name inside a value: a word, but not the kind of a text component that reads the
- * world (`selector`, `nbt`, `score`), which a text or an item's name may hold as SNBT.
- */
-const NESTED_NAME = `(?!(?:${WORLD_READING_KINDS.join('|')}) *:)${WORD}`
-
 /** A value with compounds and lists nested at most `levels` deep. */
 function value(levels: number): string {
   if (levels === 0) return `(?:${WORD}|${QUOTED})`
   const inner = value(levels - 1)
   const list = sequence('[', inner, ']')
-  const compound = sequence('{', `${NESTED_NAME} *: *${inner}`, '}')
+  const compound = sequence('{', `${WORD} *: *${inner}`, '}')
   return `(?:${WORD}|${QUOTED}|${list}|${compound})`
 }
 

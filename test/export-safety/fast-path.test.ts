@@ -56,6 +56,19 @@ const commandArb = fc
       `data merge entity @e[type=${type},tag=${tag}${extra}] {${members.map(([k, v]) => `${k}:${v}`).join(',')}}`,
   )
 
+/** Texts and items written as SNBT, holding (or not) a world-reading component's name. */
+const textCommandArb = fc
+  .tuple(
+    fc.constantFrom(...TYPES),
+    fc.constantFrom('CustomName', 'text', 'item'),
+    fc.constantFrom('nbt', 'score', 'selector', 'extra', 'lore', 'text'),
+    wordArb,
+  )
+  .map(
+    ([type, key, name, word]) =>
+      `data merge entity @e[type=${type},tag=${PLACEHOLDER}_0] {${key}:{components:{${name}:${word}},${name}:[{${name}:1b}]}}`,
+  )
+
 /** The full grammar's verdict: null when accepted, else the refusal's reason. */
 function fullVerdict(check: CommandCheck, command: string): string | null {
   try {
@@ -72,7 +85,7 @@ describe('the fast path of data merge', () => {
     let fast = 0
     let refused = 0
     fc.assert(
-      fc.property(commandArb, (command) => {
+      fc.property(fc.oneof(commandArb, textCommandArb), (command) => {
         const check = new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER)
         const spelled = JSON.stringify(command)
         const verdict = fullVerdict(new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER), command)
