@@ -6,7 +6,7 @@
  * `NESTED_LEVELS`), with only the part type's keys at the top, and so never accepts what the
  * full check would refuse; anything else goes to the full check.
  */
-import { PART_KEYS, type PartType } from './vocabulary.js'
+import { PART_KEYS, WORLD_READING_KINDS, type PartType } from './vocabulary.js'
 
 /** Compounds and lists nested inside the top compound that a match follows. */
 const NESTED_LEVELS = 3
@@ -15,10 +15,21 @@ const NESTED_LEVELS = 3
 const WORD = String.raw`[0-9A-Za-z_\-.+]+`
 
 /**
- * A quoted string with neither escapes nor control characters, as a JSON string spells it
- * (`\"...\"`), or in single quotes.
+ * A quoted string with neither escapes, control characters nor brackets (so neither JSON text
+ * nor most of what a plugin's reader keys on, `READER_MARKERS`; see `PLAIN_MARKER`), as a JSON
+ * string spells it (`\"...\"`), or in single quotes.
  */
-const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f]*\\"|'[^"'\\\x00-\x1f\x7f]*')`
+const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f{}[\]]*\\"|'[^"'\\\x00-\x1f\x7f{}[\]]*')`
+
+/**
+ * What a matched compound must not hold to be accepted here, or it goes to the full check: what
+ * else a reader keys on (`READER_MARKERS` without a bracket), and a member named as a text
+ * component that reads the world (`selector`, `nbt`, `score`), which a text or an item's name may
+ * hold as SNBT.
+ */
+export const PLAIN_MARKER = new RegExp(
+  `[Pp]assengers:|[{,] *(?:${WORLD_READING_KINDS.join('|')}) *:`,
+)
 
 /** `open`, then zero or more `item`s separated by commas, then `close`; spaces around them. */
 function sequence(open: string, item: string, close: string): string {
