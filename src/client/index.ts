@@ -31,6 +31,7 @@ export {
   checkExportSafety,
   UNSAFE_REASONS,
   type ExportSafety,
+  type ExportSafetyOptions,
   type UnsafeExport,
   type UnsafeReason,
 } from '../export-safety/index.js'

@@ -1,64 +1,99 @@
 /**
- * The check of a whole export: read the fields a plugin runs from the bytes in one pass (their
- * offsets only), then hold each of their strings against the vocabulary, decoding one at a time.
- * The first string outside it is the verdict.
+ * The check of a whole export: read the fields a plugin runs from the bytes (their offsets
+ * only), then hold each of their strings against the vocabulary, decoding one at a time. The
+ * first place outside it is the verdict.
  *
  * Order, so that every implementation names the same path when an export breaks the rules in
- * several places: `content.passengers`, `content.Passengers`, `content.hitbox` (their parts'
- * tags are what a `data merge` may target), then `content.commands`,
- * `content.datapack.anim_keyframes`, `content.datapack.sound_keyframes`; inside each, document
- * order, a repeated member counted at its first place with its last value.
+ * several places (docs/export-safety.md, "Order"): the root's member names, then `content`'s,
+ * then `content.passengers`, `content.Passengers`, `content.hitbox` (their parts' tags are what
+ * a `data merge` may target), `content.commands`, `content.datapack` (its member names, then
+ * `anim_keyframes`, then `sound_keyframes`). In `content` and `datapack` a repeated member counts
+ * at its first place with its last value; inside `anim_keyframes` and `sound_keyframes` every
+ * member is checked where it stands, repeated ones included (so whichever a reader keeps was
+ * checked), and nothing of them is held beyond the frame being checked.
  */
 import { CommandCheck, checkOneLine, type CommandPlace } from './commands.js'
 import { checkPassenger } from './entities.js'
 import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-bytes.js'
-import { elementPath, memberPath } from './json-path.js'
+import { elementPath, memberPath, spellName } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
 import { forEachCompound } from './snbt.js'
+import { CHECKED_NAMES, MAX_NAME_CHARS, PLACEHOLDER, visiblePart } from './vocabulary.js'
 
 /** The root member that holds the export (spec 2). */
 const CONTENT = 'content'
 
-/** The members of `datapack` that hold commands: animation → frame → commands. */
-const KEYFRAMES = ['anim_keyframes', 'sound_keyframes']
-
-/** The members of `content` that hold strings a plugin runs, or lists of them. */
-const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
-
 const STRINGS: Reading = { elements: true }
-const FRAMES: Reading = { members: () => STRINGS }
-const ANIMATIONS: Reading = { members: () => FRAMES }
-const DATAPACK: Reading = { members: (name) => (KEYFRAMES.includes(name) ? ANIMATIONS : null) }
+const EXTENT: Reading = { extent: true }
+const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
+/** The members of the root, of `content` and of `datapack` that the check reads. */
+const ROOT: Reading = { members: (name) => (name === CONTENT ? EXTENT : null) }
 const CHECKED_FIELDS: Reading = {
-  members: (name) => (name === 'datapack' ? DATAPACK : LISTS.includes(name) ? STRINGS : null),
+  members: (name) => (name === 'datapack' ? EXTENT : LISTS.includes(name) ? STRINGS : null),
 }
-/** What the check reads of a document: the checked fields of `content`, nothing else. */
-const DOCUMENT: Reading = { members: (name) => (name === CONTENT ? CHECKED_FIELDS : null) }
+const KEYFRAME_FIELDS: Reading = {
+  members: (name) => (CHECKED_NAMES.datapack.includes(name) ? EXTENT : null),
+}
 
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
- * display-model vocabulary, or null when all of it is inside. A document that is not of the form
- * `{"content": {...}}` holds nothing a plugin runs: null.
+ * display-model vocabulary, or null when all of it is inside. `modelTag`: what every selector's
+ * tag begins with (the placeholder in the published form; the caller's tag in a fetched one). A
+ * document that is not of the form `{"content": {...}}` holds nothing a plugin runs: null, once
+ * its root names are checked.
  */
-export function findUnsafeExport(document: Uint8Array): UnsafeExport | null {
-  return new ExportCheck(new JsonBytes(document)).run()
+export function findUnsafeExport(
+  document: Uint8Array,
+  modelTag: string = PLACEHOLDER,
+): UnsafeExport | null {
+  return new ExportCheck(new JsonBytes(document), modelTag).run()
+}
+
+/**
+ * The refusal of a member `name` of the object at `parent` unless it is one of `checked` or
+ * has nothing to do with them: a name that differs from a checked one only by characters a
+ * reader does not see is `member` (`found` the name spelled as in a path, `spellName`); a name longer than `MAX_NAME_CHARS` is `length` at `parent`.
+ * With `only`, every name but the checked ones is `member`.
+ */
+function checkName(
+  parent: string,
+  name: string,
+  checked: readonly string[],
+  only = false,
+): UnsafeExport | null {
+  if (checked.includes(name)) return null
+  if (name.length > MAX_NAME_CHARS) {
+    return unsafeExport(parent, new UnsafeContent('length', String(name.length)), true)
+  }
+  if (only || checked.includes(visiblePart(name))) {
+    return unsafeExport(memberPath(parent, name), new UnsafeContent('member', spellName(name)))
+  }
+  return null
 }
 
 class ExportCheck {
   private readonly json: JsonBytes
   /** The tags the model's parts carry: what a `data merge` may target. */
   private readonly ownTags = new Set<string>()
-  private readonly command = new CommandCheck(this.ownTags)
+  private readonly command: CommandCheck
+  private verdict: UnsafeExport | null = null
 
-  constructor(json: JsonBytes) {
+  constructor(json: JsonBytes, modelTag: string) {
     this.json = json
+    this.command = new CommandCheck(this.ownTags, modelTag)
   }
 
   run(): UnsafeExport | null {
     const json = this.json
-    const content = json.read(json.root(), DOCUMENT).members?.get(CONTENT)
-    const fields = content?.members
-    if (fields === undefined) return null
+    const root = json.root()
+    if (json.typeAt(root) !== 'object') return null
+    const names = this.names(root, '', CHECKED_NAMES.root, true)
+    if (names !== null) return names
+    const content = json.read(root, ROOT).members?.get(CONTENT)
+    if (content?.type !== 'object') return null
+    const contentNames = this.names(content.start, CONTENT, CHECKED_NAMES.content)
+    if (contentNames !== null) return contentNames
+    const fields = json.read(content.start, CHECKED_FIELDS).members!
     const field = (name: string) => fields.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
     return (
@@ -68,6 +103,21 @@ class ExportCheck {
       this.commands(field('commands'), path('commands'), 'frame') ??
       this.datapack(field('datapack'), path('datapack'))
     )
+  }
+
+  /** The first refused member name of the object at `offset` (see `checkName`), in order. */
+  private names(
+    offset: number,
+    path: string,
+    checked: readonly string[],
+    only = false,
+  ): UnsafeExport | null {
+    let verdict: UnsafeExport | null = null
+    this.json.forEachMember(offset, (name, value) => {
+      verdict = checkName(path, name, checked, only)
+      return verdict === null ? this.json.skip(value) : -1
+    })
+    return verdict
   }
 
   /** Passengers as they go inside a summon's `Passengers:[...]`: display entities only. */
@@ -104,29 +154,51 @@ class ExportCheck {
     return this.command.isPlainDataMerge(text, start + 1 - offset, end - 1 - offset)
   }
 
-  /** `datapack.anim_keyframes` and `datapack.sound_keyframes`: animation → frame → commands. */
+  /** `datapack`: its member names, then `anim_keyframes` and `sound_keyframes`. */
   private datapack(node: JsonNode | undefined, path: string): UnsafeExport | null {
     if (node === undefined) return null
-    if (node.members === undefined) return shape(node.type, path)
-    for (const name of KEYFRAMES) {
-      const verdict = this.keyframes(node.members.get(name), memberPath(path, name))
+    if (node.type !== 'object') return shape(node.type, path)
+    const names = this.names(node.start, path, CHECKED_NAMES.datapack)
+    if (names !== null) return names
+    const members = this.json.read(node.start, KEYFRAME_FIELDS).members!
+    for (const name of CHECKED_NAMES.datapack) {
+      const verdict = this.keyframes(members.get(name), memberPath(path, name))
       if (verdict !== null) return verdict
     }
     return null
   }
 
+  /** Animation → frame → commands, streamed: every member where it stands. */
   private keyframes(node: JsonNode | undefined, path: string): UnsafeExport | null {
     if (node === undefined) return null
-    if (node.members === undefined) return shape(node.type, path)
-    for (const [animation, frames] of node.members) {
+    if (node.type !== 'object') return shape(node.type, path)
+    const json = this.json
+    this.verdict = null
+    json.forEachMember(node.start, (animation, frames) => {
+      if (animation.length > MAX_NAME_CHARS) return this.stop(path, animation)
       const animationPath = memberPath(path, animation)
-      if (frames.members === undefined) return shape(frames.type, animationPath)
-      for (const [frame, commands] of frames.members) {
-        const verdict = this.commands(commands, memberPath(animationPath, frame), 'frame')
-        if (verdict !== null) return verdict
-      }
-    }
-    return null
+      const type = json.typeAt(frames)
+      if (type !== 'object') return this.refuse(shape(type, animationPath))
+      return json.forEachMember(frames, (frame, commands) => {
+        if (frame.length > MAX_NAME_CHARS) return this.stop(animationPath, frame)
+        const mark = json.mark()
+        const read = json.read(commands, STRINGS)
+        const verdict = this.commands(read, memberPath(animationPath, frame), 'frame')
+        json.release(mark)
+        return verdict === null ? read.end : this.refuse(verdict)
+      })
+    })
+    return this.verdict
+  }
+
+  /** The `length` refusal of a member name too long, at its object's `path`. */
+  private stop(path: string, name: string): number {
+    return this.refuse(unsafeExport(path, new UnsafeContent('length', String(name.length)), true))
+  }
+
+  private refuse(verdict: UnsafeExport): number {
+    this.verdict = verdict
+    return -1
   }
 
   /**

@@ -14,6 +14,7 @@ import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
 import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
+  PATTERNS,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
   SOUND_SOURCES,
@@ -26,12 +27,15 @@ export type CommandPlace = 'frame' | 'hitbox'
 
 const DATA_MERGE_ENTITY = 'data merge entity '
 
-const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/
-const COORDINATE = /^(?:[~^](?:-?(?:\d+(?:\.\d*)?|\.\d+))?|-?(?:\d+(?:\.\d*)?|\.\d+))$/
-const SOUND_ID = /^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+$/
-const DISTANCE = /^(?:\d+(?:\.\d*)?|\.\d+)?(?:\.\.)?(?:\d+(?:\.\d*)?|\.\d+)?$/
-const LIMIT = /^\d+$/
-const PLAYERS = /^@a(?:\[[^\]]*\])?$/
+const NUMBER = PATTERNS.number
+const COORDINATE = PATTERNS.coordinate
+const SOUND_ID = PATTERNS.soundId
+const DISTANCE = PATTERNS.distance
+const LIMIT = PATTERNS.limit
+const PLAYERS = PATTERNS.playsoundTargets
+
+/** Selector verdicts kept per export, at most: a model targets a few hundred parts. */
+const MAX_KEPT_SELECTORS = 4096
 
 /**
  * Throws `UnsafeContent` unless `text` holds no control character (U+0000-U+001F,
@@ -48,14 +52,18 @@ export function checkOneLine(text: string): void {
 
 /**
  * The commands of one export. `ownTags` are the tags the model's parts carry, and a hitbox's
- * summon adds its own; a selector's verdict is kept, since every frame targets the same parts.
+ * summon adds its own; `modelTag` what a selector's tag must begin with (the placeholder, or the
+ * tag a fetched export was asked with). A selector's verdict is kept, since every frame targets
+ * the same parts.
  */
 export class CommandCheck {
   private readonly ownTags: Set<string>
+  private readonly modelTag: string
   private readonly selectorTypes = new Map<string, PartType>()
 
-  constructor(ownTags: Set<string>) {
+  constructor(ownTags: Set<string>, modelTag: string) {
     this.ownTags = ownTags
+    this.modelTag = modelTag
   }
 
   /** Throws `UnsafeContent` unless `command` is in the vocabulary of `place`. */
@@ -105,13 +113,17 @@ export class CommandCheck {
     const known = this.selectorTypes.get(selector)
     if (known !== undefined) return known
     try {
-      const type = checkOwnPartSelector(selector, this.ownTags)
-      this.selectorTypes.set(selector, type)
+      const type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      this.keep(selector, type)
       return type
     } catch (error) {
       if (error instanceof UnsafeContent) return null
       throw error
     }
+  }
+
+  private keep(selector: string, type: PartType): void {
+    if (this.selectorTypes.size < MAX_KEPT_SELECTORS) this.selectorTypes.set(selector, type)
   }
 
   /** `data merge entity <selector> <compound>`, after `data`. */
@@ -123,8 +135,8 @@ export class CommandCheck {
     const selector = words.next()
     let type = this.selectorTypes.get(selector)
     if (type === undefined) {
-      type = checkOwnPartSelector(selector, this.ownTags)
-      this.selectorTypes.set(selector, type)
+      type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      this.keep(selector, type)
     }
     checkPartData(type, words.compoundToEnd(), null)
   }
@@ -152,10 +164,15 @@ function checkHitboxSummon(words: Words, ownTags: Set<string>): void {
 
 /**
  * Checks a `data merge` target: `@e[...]` with one `type=` of a part's type and one or more
- * `tag=`s that the model's own parts carry. Returns the type. A tag holds the placeholder in the
- * published form (`tag=[MODELSERVERTAG]_7`), so brackets nest inside the selector's.
+ * `tag=`s that the model's own parts carry and that begin with `modelTag`, so that the selector
+ * reaches only this model. Returns the type. A tag holds the placeholder in the published form
+ * (`tag=[MODELSERVERTAG]_7`), so brackets nest inside the selector's.
  */
-function checkOwnPartSelector(selector: string, ownTags: ReadonlySet<string>): PartType {
+function checkOwnPartSelector(
+  selector: string,
+  ownTags: ReadonlySet<string>,
+  modelTag: string,
+): PartType {
   if (!selector.startsWith('@e[') || !selector.endsWith(']')) {
     throw new UnsafeContent('selector', selector)
   }
@@ -170,7 +187,15 @@ function checkOwnPartSelector(selector: string, ownTags: ReadonlySet<string>): P
       if (named === null || type !== null) throw new UnsafeContent('selector', argument)
       type = named
     } else if (name === 'tag') {
-      if (!ownTags.has(value)) throw new UnsafeContent('selector', argument)
+      // `tag=!x` (every entity without x) and `tag=` (every untagged one) reach other models.
+      if (
+        value === '' ||
+        value.startsWith('!') ||
+        !value.startsWith(modelTag) ||
+        !ownTags.has(value)
+      ) {
+        throw new UnsafeContent('selector', argument)
+      }
       tagged = true
     } else if (!SELECTOR_EXTRA_ARGUMENTS.has(name) || !validExtra(name, value)) {
       throw new UnsafeContent('selector', argument)

@@ -6,7 +6,15 @@
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt.js'
-import { PART_KEYS, PASSENGER_KEYS, partTypeOf, type PartType } from './vocabulary.js'
+import { checkItemText, checkText } from './text.js'
+import {
+  MAX_OWN_TAGS,
+  PART_KEYS,
+  PASSENGER_KEYS,
+  TEXT_KEYS,
+  partTypeOf,
+  type PartType,
+} from './vocabulary.js'
 
 type Compound = SnbtValue & { kind: 'compound' }
 
@@ -14,10 +22,11 @@ type Compound = SnbtValue & { kind: 'compound' }
 const ID = 'id'
 const PASSENGERS = 'Passengers'
 const TAGS = 'Tags'
+const ITEM = 'item'
 
 /**
- * Checks a passenger compound: a display entity with its type's keys, whose own passengers are
- * display entities too. Adds the tags of every part to `ownTags`.
+ * Checks a passenger compound once it closed (its own passengers were checked as they closed,
+ * `snbt.ts`): a display entity with its type's keys. Adds its tags to `ownTags`.
  */
 export function checkPassenger(compound: Compound, ownTags: Set<string>): void {
   const type = displayTypeOf(compound)
@@ -50,8 +59,14 @@ function checkKey(
   ownTags: Set<string> | null,
 ): void {
   if (!PART_KEYS[type].has(name)) throw new UnsafeContent('key', name)
-  if (name === TAGS && ownTags !== null && value?.kind === 'list') {
-    for (const tag of value.items) if (tag.kind === 'text') ownTags.add(tag.value)
+  if (TEXT_KEYS.has(name)) checkText(value)
+  else if (name === ITEM) checkItemText(value)
+  else if (name === TAGS && ownTags !== null && value?.kind === 'list') {
+    for (const tag of value.items) {
+      if (tag.kind !== 'text') continue
+      ownTags.add(tag.value)
+      if (ownTags.size > MAX_OWN_TAGS) throw new UnsafeContent('count', 'tags')
+    }
   }
 }
 

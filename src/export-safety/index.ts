@@ -7,6 +7,7 @@
  */
 import { findUnsafeExport } from './check.js'
 import type { UnsafeExport } from './refusal.js'
+import { PLACEHOLDER } from './vocabulary.js'
 
 export { findUnsafeExport } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
@@ -14,15 +15,31 @@ export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.
 /** The verdict of `checkExportSafety`. */
 export type ExportSafety = { safe: true } | ({ safe: false } & UnsafeExport)
 
+/** How `checkExportSafety` reads an export. */
+export interface ExportSafetyOptions {
+  /**
+   * The tag the export was fetched with (`GET /server-api?...&tag=bde`): every selector's tag
+   * must begin with it. Absent: the published form, whose tags begin with `[MODELSERVERTAG]`.
+   */
+  tag?: string
+}
+
 /**
  * Checks an export against the display-model vocabulary, as published (with placeholders) or as
- * fetched (tags substituted): its JSON text or UTF-8 bytes, or an object already parsed. Throws
- * `SyntaxError` when text or bytes are not JSON. Given text or bytes, it reads a member repeated
- * in one object as `JSON.parse` does (the last one); an object has no repeated members left.
+ * fetched (tags substituted; give `{ tag }`, the tag it was fetched with): its JSON text or UTF-8
+ * bytes, or an object already parsed. Throws `SyntaxError` when text or bytes are not JSON, as
+ * `JSON.parse` does (bytes that start with a byte-order mark are not: U+FEFF is no JSON
+ * whitespace), and `RangeError` on an empty `tag`. Given text or bytes, it reads names and
+ * strings as `JSON.parse` does; an object has no repeated members left.
  */
-export function checkExportSafety(json: string | Uint8Array | ArrayBuffer | object): ExportSafety {
+export function checkExportSafety(
+  json: string | Uint8Array | ArrayBuffer | object,
+  options: ExportSafetyOptions = {},
+): ExportSafety {
+  const tag = options.tag ?? PLACEHOLDER
+  if (tag === '') throw new RangeError('The tag an export was fetched with is never empty.')
   const bytes = toValidatedBytes(json)
-  const unsafe = findUnsafeExport(bytes)
+  const unsafe = findUnsafeExport(bytes, tag)
   return unsafe === null ? { safe: true } : { safe: false, ...unsafe }
 }
 
@@ -33,7 +50,7 @@ function toValidatedBytes(json: string | Uint8Array | ArrayBuffer | object): Uin
   }
   if (json instanceof ArrayBuffer || json instanceof Uint8Array) {
     const bytes = json instanceof Uint8Array ? json : new Uint8Array(json)
-    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes))
+    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes))
     return bytes
   }
   return new TextEncoder().encode(JSON.stringify(json))

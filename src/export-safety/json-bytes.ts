@@ -15,10 +15,12 @@ const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
 
 /**
- * What to read of a value beyond its type and extent: nothing (`null`), its members when it is
- * an object (each read as the function says for its name), or its elements when it is an array.
+ * What to read of a value: nothing (`null`: a member read so is not kept), its type and extent
+ * (`extent`), its members when it is an object (each read as the function says for its name),
+ * or its elements when it is an array.
  */
-export type Reading = null | { members: (name: string) => Reading } | { elements: true }
+export type Reading =
+  null | { extent: true } | { members: (name: string) => Reading } | { elements: true }
 
 /** A value as read: where it is, and what `Reading` asked for. */
 export interface JsonNode {
@@ -44,7 +46,12 @@ export class NotJsonError extends Error {
 /** A valid JSON document's bytes, read where asked. Offsets point at a value's first byte. */
 export class JsonBytes {
   private readonly bytes: Uint8Array
-  private readonly decoder = new TextDecoder()
+  /**
+   * Decodes as `JSON.parse` and Gson read: a U+FEFF is a character like any other (a default
+   * `TextDecoder` drops one at the start of every call, so a name `"\uFEFFcontent"` written raw
+   * would read as `content`).
+   */
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
   /** Decoded text of the bytes `[windowStart, windowEnd)` (see `decodeWindow`). */
   private windowText = ''
   private windowStart = 0
@@ -80,8 +87,9 @@ export class JsonBytes {
 
   /**
    * The value at `offset`, read as `reading` asks: always its type and extent; for an object read
-   * by members, each member read as `reading.members(name)` asks (a repeated name keeps its
-   * first place and its last value, as `JSON.parse` and Gson keep it); for an array read by
+   * by members, each member read as `reading.members(name)` asks, those read as `null` left out
+   * (a repeated name keeps its first place and its last value, as `JSON.parse` and Gson keep
+   * it); for an array read by
    * elements, where each element starts and ends. One pass over the bytes, whatever the depth.
    */
   read(offset: number, reading: Reading): JsonNode {
@@ -97,6 +105,40 @@ export class JsonBytes {
     return { type, start: offset, end: this.valueEnd(offset) }
   }
 
+  /**
+   * Visits the members of the object at `offset` in document order, repeated names included,
+   * keeping none of them: `visit(name, valueStart)` reads the value and returns where it ends, or
+   * -1 to stop. Returns the offset after the object, or -1 when a visit stopped.
+   */
+  forEachMember(offset: number, visit: (name: string, valueStart: number) => number): number {
+    let i = this.skipSpace(offset + 1)
+    if (this.bytes[i] === CLOSE_OBJECT) return i + 1
+    for (;;) {
+      const nameEnd = this.stringEnd(i)
+      const name = this.decodeString(i, nameEnd)
+      const end = visit(name, this.skipSpace(this.skipSpace(nameEnd) + 1))
+      if (end < 0) return -1
+      i = this.skipSpace(end)
+      if (this.bytes[i] !== COMMA) return i + 1
+      i = this.skipSpace(i + 1)
+    }
+  }
+
+  /** The offset just after the value at `offset`, read by nothing. */
+  skip(offset: number): number {
+    return this.valueEnd(offset)
+  }
+
+  /** Where the element offsets read from now on start: `release` frees them again. */
+  mark(): number {
+    return this.offsetCount
+  }
+
+  /** Forgets the element offsets read since `mark` (their views must no longer be used). */
+  release(mark: number): void {
+    this.offsetCount = mark
+  }
+
   private readMembers(offset: number, readingOf: (name: string) => Reading): JsonNode {
     const members = new Map<string, JsonNode>()
     let i = this.skipSpace(offset + 1)
@@ -107,9 +149,17 @@ export class JsonBytes {
       // Not through the window: a name is short, and moving the window to each member would
       // decode most of the document once more.
       const name = this.decodeString(i, nameEnd)
-      const value = this.read(this.skipSpace(this.skipSpace(nameEnd) + 1), readingOf(name))
-      members.set(name, value)
-      i = this.skipSpace(value.end)
+      const valueStart = this.skipSpace(this.skipSpace(nameEnd) + 1)
+      const reading = readingOf(name)
+      let end: number
+      if (reading === null) end = this.valueEnd(valueStart)
+      else {
+        const value = this.read(valueStart, reading)
+        // A repeated name keeps its first place and its last value.
+        members.set(name, value)
+        end = value.end
+      }
+      i = this.skipSpace(end)
       if (this.bytes[i] !== COMMA) return { type: 'object', start: offset, end: i + 1, members }
       i = this.skipSpace(i + 1)
     }

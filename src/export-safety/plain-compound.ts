@@ -15,10 +15,13 @@ const NESTED_LEVELS = 3
 const WORD = String.raw`[0-9A-Za-z_\-.+]+`
 
 /**
- * A quoted string with neither escapes nor control characters, as a JSON string spells it
- * (`\"...\"`), or in single quotes.
+ * A quoted string with neither escapes, control characters nor brackets (so neither JSON text
+ * nor anything a plugin's reader keys on:
+ * `READER_MARKERS`), as a JSON string spells it (`\"...\"`), or in
+ * single quotes.
  */
-const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f]*\\"|'[^"'\\\x00-\x1f\x7f]*')`
+const QUOTED_UNIT = String.raw`(?:(?![Pp]assengers:)[^"'\\\x00-\x1f\x7f{}[\]])`
+const QUOTED = String.raw`(?:\\"${QUOTED_UNIT}*\\"|'${QUOTED_UNIT}*')`
 
 /** `open`, then zero or more `item`s separated by commas, then `close`; spaces around them. */
 function sequence(open: string, item: string, close: string): string {

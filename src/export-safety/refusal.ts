@@ -3,7 +3,14 @@
  * and what was found there (a command word, an entity id, a key, ...). Never the content itself
  * beyond that one word, so a refusal can be logged.
  */
-import { MAX_COMMAND_CHARS, MAX_SNBT_DEPTH } from './vocabulary.js'
+import {
+  MAX_COMMAND_CHARS,
+  MAX_FOUND_CHARS,
+  MAX_MESSAGE_PATH_CHARS,
+  MAX_NAME_CHARS,
+  MAX_OWN_TAGS,
+  MAX_SNBT_DEPTH,
+} from './vocabulary.js'
 
 /** Why a checked field is outside the vocabulary. */
 export type UnsafeReason =
@@ -25,6 +32,14 @@ export type UnsafeReason =
   | 'depth'
   /** A checked field of another JSON type than the editor writes. */
   | 'shape'
+  /** A root member other than `content`, or a name that only looks like a checked one. */
+  | 'member'
+  /** JSON text with a component that reads the world (`selector`, `nbt`, `score`). */
+  | 'text'
+  /** A quoted string that a plugin's own reader would cut into other entities. */
+  | 'reader'
+  /** More of something than a model has (the tags of its parts). */
+  | 'count'
 
 /** Every reason, in a fixed order (for counters). */
 export const UNSAFE_REASONS: readonly UnsafeReason[] = [
@@ -37,6 +52,10 @@ export const UNSAFE_REASONS: readonly UnsafeReason[] = [
   'length',
   'depth',
   'shape',
+  'member',
+  'text',
+  'reader',
+  'count',
 ]
 
 /** The verdict on an export outside the vocabulary. */
@@ -44,9 +63,12 @@ export interface UnsafeExport {
   reason: UnsafeReason
   /** Where, in JSON-path spelling: `content.datapack.anim_keyframes.open.7[2]`. */
   path: string
-  /** What was found there: the command word, entity id, key, selector argument, character, ... */
+  /**
+   * What was found there: the command word, entity id, key, selector argument, character, ...,
+   * at most `MAX_FOUND_CHARS` code units (`cut`).
+   */
   found: string
-  /** One sentence naming the path and what was found. */
+  /** One sentence naming the path (cut to `MAX_MESSAGE_PATH_CHARS`) and what was found. */
   message: string
 }
 
@@ -63,10 +85,31 @@ export class UnsafeContent extends Error {
   }
 }
 
-/** The verdict for `content` found at `path`. */
-export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport {
-  const { reason, found } = content
-  return { reason, path, found, message: `${path} ${describe(reason, found)}.` }
+/**
+ * The verdict for `content` found at `path`; `ofName`: a `length` refusal of a member name (the
+ * path is then the object's that holds it).
+ */
+export function unsafeExport(path: string, content: UnsafeContent, ofName = false): UnsafeExport {
+  const { reason } = content
+  const found = cut(content.found, MAX_FOUND_CHARS)
+  const where = path === '' ? 'The document' : cut(path, MAX_MESSAGE_PATH_CHARS)
+  const what =
+    ofName && reason === 'length'
+      ? `holds a member name of ${found} characters, longer than ${MAX_NAME_CHARS}`
+      : describe(reason, found)
+  return { reason, path, found, message: `${where} ${what}.` }
+}
+
+/**
+ * `text` cut to at most `max` UTF-16 code units: the first `max` units (one fewer when the last
+ * would be the first half of a surrogate pair), then `…` (U+2026), which counts in the `max`.
+ */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text
+  let end = max - 1
+  const last = text.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end--
+  return `${text.slice(0, end)}\u2026`
 }
 
 function describe(reason: UnsafeReason, found: string): string {
@@ -89,5 +132,13 @@ function describe(reason: UnsafeReason, found: string): string {
       return `nests SNBT deeper than ${MAX_SNBT_DEPTH} levels (found "${found}")`
     case 'shape':
       return `is a JSON ${found}, not what an export writes there`
+    case 'member':
+      return `is the member "${found}", which an export does not hold there`
+    case 'text':
+      return `holds JSON text that reads the world ("${found}"), which a display model does not`
+    case 'reader':
+      return `holds a quoted string with "${found}", which a plugin's own reader would cut into other entities`
+    case 'count':
+      return `has more than ${MAX_OWN_TAGS} ${found}, more than a display model has`
   }
 }

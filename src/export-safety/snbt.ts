@@ -9,14 +9,41 @@
  * its one runtime dependency.
  */
 import { UnsafeContent } from './refusal.js'
-import { MAX_SNBT_DEPTH } from './vocabulary.js'
+import { MAX_SNBT_DEPTH, READER_MARKERS, TEXT_KEYS } from './vocabulary.js'
 
 /**
- * The members of a compound whose values the checks read (an entity's id, tags and passengers);
- * every other value is parsed to its end and dropped, so that a transformation matrix or an
- * item's contents cost no objects.
+ * The members of a compound whose values the checks read (an entity's id, tags and passengers,
+ * its JSON text and its item); every other value is parsed to its end and dropped, so that a
+ * transformation matrix costs no objects. Inside a kept text or item, everything is kept.
  */
 const KEPT_VALUES: ReadonlySet<string> = new Set(['id', 'Tags', 'Passengers'])
+const KEPT_WHOLE: ReadonlySet<string> = new Set([...TEXT_KEYS, 'item'])
+
+/**
+ * Throws the `reader` refusal unless the raw text of a quoted string (between its quotes,
+ * escapes as written) reads the same to a plugin's own reader as to the game's grammar: none of
+ * `READER_MARKERS` (what a reader takes for an entity's start, in that order), then its brackets
+ * `{}` `[]` balanced and nested within it (a reader that counts brackets blind to quotes sees
+ * the same structure). `found`: the marker, or the first bracket that does not fit (an unclosed
+ * one: the innermost).
+ */
+export function checkReaderSafe(raw: string): void {
+  for (const marker of READER_MARKERS) {
+    if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
+  }
+  let open = ''
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i]!
+    if (char === '{' || char === '[') open += char
+    else if (char === '}' || char === ']') {
+      if (open.length === 0 || open[open.length - 1] !== (char === '}' ? '{' : '[')) {
+        throw new UnsafeContent('reader', char)
+      }
+      open = open.slice(0, -1)
+    }
+  }
+  if (open.length > 0) throw new UnsafeContent('reader', open[open.length - 1]!)
+}
 
 /** A parsed SNBT value: what the checks need of it, no more. */
 export type SnbtValue =
@@ -51,8 +78,12 @@ export interface SnbtParse {
 }
 
 /** Parses one value starting at `start` (no leading space); the caller decides what may follow. */
-export function parseSnbtValue(text: string, start: number): SnbtParse {
-  const parser = new SnbtParser(text, start)
+export function parseSnbtValue(
+  text: string,
+  start: number,
+  onPassenger: PassengerHook | null = null,
+): SnbtParse {
+  const parser = new SnbtParser(text, start, onPassenger)
   const value = parser.value(0)
   return { value, end: parser.position }
 }
@@ -67,7 +98,7 @@ export function forEachCompound(
   text: string,
   each: (compound: SnbtValue & { kind: 'compound' }) => void,
 ): void {
-  const parser = new SnbtParser(text, 0)
+  const parser = new SnbtParser(text, 0, each)
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
@@ -89,13 +120,24 @@ export function characterAt(text: string, at: number): string {
   return at >= text.length ? 'end of text' : String.fromCodePoint(text.codePointAt(at)!)
 }
 
+/**
+ * Called with each compound of a `Passengers` list as soon as it closes (its own passengers
+ * first), so that a passenger tree is checked part by part and never held whole; the list is
+ * then kept empty. Null: `Passengers` kept as any other value.
+ */
+export type PassengerHook = (compound: SnbtValue & { kind: 'compound' }) => void
+
+const EMPTY_LIST: SnbtValue = { kind: 'list', items: [] }
+
 class SnbtParser {
   position: number
   private readonly text: string
+  private readonly onPassenger: PassengerHook | null
 
-  constructor(text: string, start: number) {
+  constructor(text: string, start: number, onPassenger: PassengerHook | null) {
     this.text = text
     this.position = start
+    this.onPassenger = onPassenger
   }
 
   atEnd(): boolean {
@@ -111,10 +153,10 @@ class SnbtParser {
     this.position++
   }
 
-  value(depth: number): SnbtValue {
+  value(depth: number, whole = false): SnbtValue {
     const char = this.text[this.position]
-    if (char === '{') return this.compound(depth)
-    if (char === '[') return this.list(depth)
+    if (char === '{') return this.compound(depth, whole)
+    if (char === '[') return this.list(depth, whole)
     if (char === '"' || char === "'") return { kind: 'text', value: this.quoted() }
     return { kind: 'text', value: this.word() }
   }
@@ -124,7 +166,7 @@ class SnbtParser {
     const text = this.text
     const char = text[this.position]
     if (char === '"' || char === "'") {
-      this.skipQuoted()
+      this.quoted()
       return
     }
     if (char !== '{' && char !== '[') {
@@ -156,7 +198,7 @@ class SnbtParser {
         continue
       }
       if (!isList) {
-        if (next === '"' || next === "'") this.skipQuoted()
+        if (next === '"' || next === "'") this.quoted()
         else this.skipWord()
         this.spaces()
         this.expect(':')
@@ -176,7 +218,7 @@ class SnbtParser {
     this.position++
   }
 
-  compound(depth: number): SnbtValue & { kind: 'compound' } {
+  compound(depth: number, whole = false): SnbtValue & { kind: 'compound' } {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
@@ -189,8 +231,11 @@ class SnbtParser {
         this.spaces()
         this.expect(':')
         this.spaces()
-        if (KEPT_VALUES.has(name)) members.push([name, this.value(depth + 1)])
-        else {
+        if (!whole && name === 'Passengers' && this.onPassenger !== null) {
+          members.push([name, this.passengers(depth + 1)])
+        } else if (whole || KEPT_VALUES.has(name) || KEPT_WHOLE.has(name)) {
+          members.push([name, this.value(depth + 1, whole || KEPT_WHOLE.has(name))])
+        } else {
           this.skipValue(depth + 1)
           members.push([name, null])
         }
@@ -204,7 +249,7 @@ class SnbtParser {
     return { kind: 'compound', members }
   }
 
-  private list(depth: number): SnbtValue {
+  private list(depth: number, whole: boolean): SnbtValue {
     this.enter(depth)
     this.expect('[')
     const text = this.text
@@ -214,7 +259,23 @@ class SnbtParser {
       this.items(depth, () => ({ kind: 'text', value: this.word() }))
       return { kind: 'array' }
     }
-    return { kind: 'list', items: this.items(depth, () => this.value(depth + 1)) }
+    return { kind: 'list', items: this.items(depth, () => this.value(depth + 1, whole)) }
+  }
+
+  /**
+   * A passenger's `Passengers`: each compound handed to `onPassenger` as it closes. Anything
+   * else than a list of compounds is the `key` refusal of `Passengers`.
+   */
+  private passengers(depth: number): SnbtValue {
+    if (this.text[this.position] !== '[') throw new UnsafeContent('key', 'Passengers')
+    this.enter(depth)
+    this.position++
+    this.items(depth, () => {
+      if (this.text[this.position] !== '{') throw new UnsafeContent('key', 'Passengers')
+      this.onPassenger!(this.compound(depth + 1))
+      return EMPTY_LIST
+    })
+    return EMPTY_LIST
   }
 
   /** Items up to and including the closing `]`. */
@@ -237,16 +298,19 @@ class SnbtParser {
     }
   }
 
+  /** A quoted string's value, after `checkReaderSafe` of its raw text. */
   private quoted(): string {
     const text = this.text
     const quote = text.charCodeAt(this.position)
+    const start = this.position + 1
     let value = ''
-    let from = this.position + 1
+    let from = start
     for (let i = from; ; i++) {
       if (i >= text.length) unexpectedAt(text, i)
       const unit = text.charCodeAt(i)
       if (unit === quote) {
         this.position = i + 1
+        checkReaderSafe(text.slice(start, i))
         return value + text.slice(from, i)
       }
       if (unit === 0x5c) {
@@ -257,20 +321,6 @@ class SnbtParser {
         from = i + 1
       }
     }
-  }
-
-  private skipQuoted(): void {
-    const text = this.text
-    const quote = text.charCodeAt(this.position)
-    for (let i = this.position + 1; i < text.length; i++) {
-      const unit = text.charCodeAt(i)
-      if (unit === quote) {
-        this.position = i + 1
-        return
-      }
-      if (unit === 0x5c) i++
-    }
-    unexpectedAt(text, text.length)
   }
 
   private skipWord(): void {

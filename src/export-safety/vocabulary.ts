@@ -1,102 +1,108 @@
 /**
- * The display-model vocabulary as data: the entities a model is made of, the keys they may set,
- * and the limits of the commands that animate them. Entity keys follow the game's documentation
- * of display entities and interactions for Minecraft Java Edition 1.21.4, the version the editor
- * exports for. Everything not listed here is outside the vocabulary.
+ * The display-model vocabulary, read from `vocabulary.json`: the one data file that the
+ * TypeScript check uses and the Java client's tests compare their own tables with, so a word
+ * added or dropped on one side fails the other's tests. Entity keys follow the game's
+ * documentation of display entities and interactions for Minecraft Java Edition 1.21.4, the
+ * version the editor exports for. Everything not listed there is outside the vocabulary.
  */
+import data from './vocabulary.json' with { type: 'json' }
 
 /** The game's own limit on a command's length, in UTF-16 code units (a command block's). */
-export const MAX_COMMAND_CHARS = 32_500
+export const MAX_COMMAND_CHARS: number = data.limits.maxCommandChars
 
 /** Deepest nesting of SNBT compounds and lists accepted in a checked string. */
-export const MAX_SNBT_DEPTH = 64
+export const MAX_SNBT_DEPTH: number = data.limits.maxSnbtDepth
+
+/** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
+export const MAX_NAME_CHARS: number = data.limits.maxNameChars
+
+/** Most distinct tags a model's parts may carry (the largest real model carries 136). */
+export const MAX_OWN_TAGS: number = data.limits.maxOwnTags
+
+/** Longest `found` of a refusal, in UTF-16 code units; a longer one is cut and ends in `…`. */
+export const MAX_FOUND_CHARS: number = data.limits.maxFoundChars
+
+/** Longest path a refusal's message repeats (the `path` member stays whole). */
+export const MAX_MESSAGE_PATH_CHARS: number = data.limits.maxMessagePathChars
+
+/** The tag placeholder of the published form; a fetched export holds the caller's tag there. */
+export const PLACEHOLDER: string = data.placeholder
 
 /** The namespace an entity or sound id may leave out. */
-export const DEFAULT_NAMESPACE = 'minecraft:'
+export const DEFAULT_NAMESPACE: string = data.defaultNamespace
+
+/** The member names the check reads, by the object they sit in. */
+export const CHECKED_NAMES = {
+  root: data.names.root,
+  content: data.names.content,
+  datapack: data.names.datapack,
+} as const
 
 /** The entities a model is made of: its parts (in `passengers`) and its hitboxes. */
 export type PartType = 'block_display' | 'item_display' | 'text_display' | 'interaction'
-
-/** Keys every part may set: generic entity data that changes how it looks, never what it runs. */
-const COMMON_KEYS = [
-  'Tags',
-  'Rotation',
-  'Glowing',
-  'CustomName',
-  'CustomNameVisible',
-  'Silent',
-  'NoGravity',
-  'Invulnerable',
-]
-
-/** Keys of every display entity (block, item and text). */
-const DISPLAY_KEYS = [
-  ...COMMON_KEYS,
-  'transformation',
-  'billboard',
-  'brightness',
-  'glow_color_override',
-  'view_range',
-  'shadow_radius',
-  'shadow_strength',
-  'width',
-  'height',
-  'interpolation_duration',
-  'start_interpolation',
-  'teleport_duration',
-]
 
 /**
  * The keys each part may set through `data merge entity` (and in a summon). `Passengers` is not
  * among them: only a passenger compound may carry passengers (`PASSENGER_KEYS`).
  */
 export const PART_KEYS: Readonly<Record<PartType, ReadonlySet<string>>> = {
-  block_display: new Set([...DISPLAY_KEYS, 'block_state']),
-  item_display: new Set([...DISPLAY_KEYS, 'item', 'item_display']),
-  text_display: new Set([
-    ...DISPLAY_KEYS,
-    'text',
-    'alignment',
-    'background',
-    'default_background',
-    'line_width',
-    'see_through',
-    'shadow',
-    'text_opacity',
-  ]),
-  interaction: new Set([...COMMON_KEYS, 'width', 'height', 'response']),
+  block_display: new Set(data.entities.block_display.keys),
+  item_display: new Set(data.entities.item_display.keys),
+  text_display: new Set(data.entities.text_display.keys),
+  interaction: new Set(data.entities.interaction.keys),
 }
 
 /** Keys a passenger compound may set besides its type's: its id and its own passengers. */
-export const PASSENGER_KEYS: ReadonlySet<string> = new Set(['id', 'Passengers'])
+export const PASSENGER_KEYS: ReadonlySet<string> = new Set(data.passengerKeys)
 
 /** The entity a hitbox summons. */
 export const HITBOX_TYPE = 'interaction'
 
 /** The sound sources of `playsound` (the game's sound categories). */
-export const SOUND_SOURCES: ReadonlySet<string> = new Set([
-  'master',
-  'music',
-  'record',
-  'weather',
-  'block',
-  'hostile',
-  'neutral',
-  'player',
-  'ambient',
-  'voice',
-])
+export const SOUND_SOURCES: ReadonlySet<string> = new Set(data.soundSources)
 
 /** Selector arguments a `data merge entity` target may use beside `type` and `tag`. */
-export const SELECTOR_EXTRA_ARGUMENTS: ReadonlySet<string> = new Set(['distance', 'limit', 'sort'])
+export const SELECTOR_EXTRA_ARGUMENTS: ReadonlySet<string> = new Set(
+  data.selectorArguments.filter((name) => name !== 'type' && name !== 'tag'),
+)
 
 /** Values of the selector argument `sort`. */
-export const SELECTOR_SORTS: ReadonlySet<string> = new Set([
-  'nearest',
-  'furthest',
-  'random',
-  'arbitrary',
-])
+export const SELECTOR_SORTS: ReadonlySet<string> = new Set(data.selectorSorts)
+
+/** The word patterns of commands, each matching a whole word. */
+export const PATTERNS: Readonly<Record<keyof typeof data.patterns, RegExp>> = Object.fromEntries(
+  Object.entries(data.patterns).map(([name, source]) => [name, new RegExp(`^${source}$`)]),
+) as Record<keyof typeof data.patterns, RegExp>
+
+/** Entity keys whose value is JSON text: a text display's `text`, any part's `CustomName`. */
+export const TEXT_KEYS: ReadonlySet<string> = new Set(data.text.entityKeys)
+
+/** Members of an item (at any depth inside `item`) whose value is JSON text or a list of it. */
+export const ITEM_TEXT_KEYS: ReadonlySet<string> = new Set(data.text.itemKeys)
+
+/** JSON text components that read the world when the game resolves them. */
+export const WORLD_READING_KINDS: readonly string[] = data.text.worldReadingKinds
+
+/** What a plugin's own passenger reader takes for an entity's start (docs: the readers). */
+export const READER_MARKERS: readonly string[] = data.readerMarkers
+
+/** Code points a reader does not see (format characters, a BOM, fillers, variation selectors). */
+const INVISIBLE: ReadonlyArray<readonly [number, number]> = data.invisible.map(
+  ([from, to]) => [parseInt(from!, 16), parseInt(to!, 16)] as const,
+)
+
+/** Whether the code point `code` is one a reader does not see. */
+export function isInvisible(code: number): boolean {
+  for (const [from, to] of INVISIBLE) if (code >= from && code <= to) return true
+  return false
+}
+
+/** `name` without the code points a reader does not see. */
+export function visiblePart(name: string): string {
+  let visible = ''
+  for (const char of name) if (!isInvisible(char.codePointAt(0)!)) visible += char
+  return visible
+}
 
 /** The part type an entity id names (namespace optional), or null when it names none. */
 export function partTypeOf(id: string): PartType | null {

