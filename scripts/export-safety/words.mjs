@@ -1,0 +1,413 @@
+/**
+ * One allowed and one refused export per word of src/export-safety/vocabulary.json (every
+ * entity, key, command, selector argument, sort, sound source, pattern, text key, reader
+ * marker, checked name, invisible range and limit), written to
+ * test/vectors/export-safety/words.json for the TypeScript and the Java checks alike.
+ * `node scripts/export-safety/write-words.mjs` rewrites the file; a test fails when it is stale.
+ */
+const P = '[MODELSERVERTAG]'
+const PARTS = [
+  ['block_display', `${P}_0`],
+  ['item_display', `${P}_1`],
+  ['text_display', `${P}_2`],
+]
+const HITBOX_TAG = `${P}_3`
+const tagOf = (type) => (type === 'interaction' ? HITBOX_TAG : PARTS.find(([t]) => t === type)[1])
+const part = ([type, tag], extra = '') => `{id:"minecraft:${type}",Tags:["${tag}"]${extra}}`
+const FRAME_PATH = 'content.datapack.anim_keyframes.w.0[0]'
+const PASSENGER_PATH = 'content.passengers[0]'
+const swapCase = (word) =>
+  (word[0] === word[0].toUpperCase() ? word[0].toLowerCase() : word[0].toUpperCase()) +
+  word.slice(1)
+
+/** An export: passengers (one string), frame commands (animation `w`, frame `0`), a hitbox. */
+function exportOf({ passengers, frame, animations, contentExtra = '', rootPrefix = '' }) {
+  const content = {
+    datapack: {
+      anim_keyframes: animations ?? {
+        w: { 0: frame ?? [dataMerge('block_display', '{interpolation_duration:0}')] },
+      },
+    },
+    hitbox: [`summon minecraft:interaction ~ ~ ~ {Tags:["${HITBOX_TAG}"]}`],
+    passengers: [passengers ?? PARTS.map((p) => part(p)).join(',')],
+    project_id: 'words',
+  }
+  const text = JSON.stringify(content)
+  return `{${rootPrefix}"content":${text.slice(0, -1)}${contentExtra}}}`
+}
+
+function dataMerge(type, compound, selector = `@e[type=${type},tag=${tagOf(type)}]`) {
+  return `data merge entity ${selector} ${compound}`
+}
+
+const playsound = (args) => `playsound ${args}`
+
+/** A value each key accepts (values are not restricted but for these). */
+function valueOf(key, type) {
+  if (key === 'Tags') return `["${tagOf(type)}"]`
+  if (key === 'text' || key === 'CustomName') return `'"x"'`
+  if (key === 'item') return '{id:"minecraft:stone",count:1}'
+  if (key === 'block_state') return '{Name:"minecraft:stone"}'
+  return '1b'
+}
+
+export function wordVectors(vocabulary) {
+  const words = []
+  const add = (kind, word, allowed, refused, reason, path, found) =>
+    words.push({ kind, word, allowed, refused, reason, path, found })
+
+  for (const [type, { keys }] of Object.entries(vocabulary.entities)) {
+    const wrong = `minecraft:${swapCase(type)}`
+    if (type === 'interaction') {
+      add(
+        'entity',
+        type,
+        exportOf({ frame: [`playsound a.b block @a ~ ~ ~`] }),
+        exportOf({}).replace(`summon minecraft:interaction`, `summon ${wrong}`),
+        'entity',
+        'content.hitbox[0]',
+        wrong,
+      )
+    } else {
+      add(
+        'entity',
+        type,
+        exportOf({
+          passengers: part([type, tagOf(type)]),
+          frame: [dataMerge(type, '{Glowing:1b}')],
+        }),
+        exportOf({ passengers: `{id:"${wrong}"}` }),
+        'entity',
+        PASSENGER_PATH,
+        wrong,
+      )
+    }
+    for (const key of keys) {
+      const other = swapCase(key)
+      if (keys.includes(other)) throw new Error(`${other} is a key of ${type}`)
+      add(
+        `key of ${type}`,
+        key,
+        exportOf({ frame: [dataMerge(type, `{${key}:${valueOf(key, type)}}`)] }),
+        exportOf({ frame: [dataMerge(type, `{${other}:${valueOf(key, type)}}`)] }),
+        'key',
+        FRAME_PATH,
+        other,
+      )
+    }
+  }
+  for (const key of vocabulary.passengerKeys) {
+    const nested = part(PARTS[0], `,Passengers:[${part(PARTS[1])}]`)
+    if (key === 'id') {
+      add(
+        'passenger key',
+        key,
+        exportOf({ passengers: nested }),
+        exportOf({ passengers: `{ID:"minecraft:block_display"}` }),
+        'entity',
+        PASSENGER_PATH,
+        'no id',
+      )
+    } else {
+      add(
+        'passenger key',
+        key,
+        exportOf({ passengers: nested }),
+        exportOf({ passengers: part(PARTS[0], `,passengers:[${part(PARTS[1])}]`) }),
+        'key',
+        PASSENGER_PATH,
+        'passengers',
+      )
+    }
+  }
+  for (const command of vocabulary.commands.frame) {
+    const allowed =
+      command === 'playsound'
+        ? playsound('a.b block @a ~ ~ ~')
+        : dataMerge('block_display', '{Glowing:1b}')
+    const first = allowed.split(' ')[0]
+    add(
+      'frame command',
+      command,
+      exportOf({ frame: [allowed] }),
+      exportOf({ frame: [swapCase(first) + allowed.slice(first.length)] }),
+      'command',
+      FRAME_PATH,
+      swapCase(first),
+    )
+  }
+  for (const command of vocabulary.commands.hitbox) {
+    add(
+      'hitbox command',
+      command,
+      exportOf({}),
+      exportOf({}).replace(
+        '"summon minecraft:interaction',
+        `"${swapCase(command)} minecraft:interaction`,
+      ),
+      'command',
+      'content.hitbox[0]',
+      swapCase(command),
+    )
+  }
+  const argumentValue = {
+    type: 'block_display',
+    tag: `${P}_0`,
+    distance: '..1',
+    limit: '1',
+    sort: 'nearest',
+  }
+  for (const argument of vocabulary.selectorArguments) {
+    const others = Object.entries(argumentValue).filter(([name]) => name !== argument)
+    const selector = (name) =>
+      `@e[${[[name, argumentValue[argument]], ...others].map(([n, v]) => `${n}=${v}`).join(',')}]`
+    add(
+      'selector argument',
+      argument,
+      exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector(argument))] }),
+      exportOf({
+        frame: [dataMerge('block_display', '{Glowing:1b}', selector(swapCase(argument)))],
+      }),
+      'selector',
+      FRAME_PATH,
+      `${swapCase(argument)}=${argumentValue[argument]}`,
+    )
+  }
+  for (const sort of vocabulary.selectorSorts) {
+    const selector = (value) => `@e[type=block_display,tag=${P}_0,sort=${value}]`
+    add(
+      'selector sort',
+      sort,
+      exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector(sort))] }),
+      exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector(swapCase(sort)))] }),
+      'selector',
+      FRAME_PATH,
+      `sort=${swapCase(sort)}`,
+    )
+  }
+  for (const source of vocabulary.soundSources) {
+    add(
+      'sound source',
+      source,
+      exportOf({ frame: [playsound(`a.b ${source} @a ~ ~ ~`)] }),
+      exportOf({ frame: [playsound(`a.b ${swapCase(source)} @a ~ ~ ~`)] }),
+      'syntax',
+      FRAME_PATH,
+      swapCase(source),
+    )
+  }
+  const samples = {
+    number: ['a.b block @a ~ ~ ~ 1.5', 'a.b block @a ~ ~ ~ 1,5', 'syntax', '1,5'],
+    coordinate: ['a.b block @a ^1 -2.5 ~.5', 'a.b block @a ~~ ~ ~', 'syntax', '~~'],
+    soundId: [
+      'minecraft:block.note_block.harp block @a ~ ~ ~',
+      'Block.harp block @a ~ ~ ~',
+      'syntax',
+      'Block.harp',
+    ],
+    playsoundTargets: ['a.b block @a[distance=..5] ~ ~ ~', 'a.b block @e ~ ~ ~', 'selector', '@e'],
+  }
+  for (const [name, [allowed, refused, reason, found]] of Object.entries(samples)) {
+    add(
+      'pattern',
+      name,
+      exportOf({ frame: [playsound(allowed)] }),
+      exportOf({ frame: [playsound(refused)] }),
+      reason,
+      FRAME_PATH,
+      found,
+    )
+  }
+  for (const [name, good, bad] of [
+    ['distance', '0.5..2', '1..2..3'],
+    ['limit', '3', '-1'],
+  ]) {
+    const selector = (value) => `@e[type=block_display,tag=${P}_0,${name}=${value}]`
+    add(
+      'pattern',
+      name,
+      exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector(good))] }),
+      exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector(bad))] }),
+      'selector',
+      FRAME_PATH,
+      `${name}=${bad}`,
+    )
+  }
+  const reading = (kind) => `{"${kind}":"@s"}`
+  for (const kind of vocabulary.text.worldReadingKinds) {
+    add(
+      'world-reading text',
+      kind,
+      exportOf({ frame: [dataMerge('text_display', `{text:'${reading('text')}'}`)] }),
+      exportOf({ frame: [dataMerge('text_display', `{text:'${reading(kind)}'}`)] }),
+      'text',
+      FRAME_PATH,
+      kind,
+    )
+  }
+  for (const key of vocabulary.text.entityKeys) {
+    add(
+      'text key',
+      key,
+      exportOf({ frame: [dataMerge('text_display', `{${key}:'${reading('text')}'}`)] }),
+      exportOf({ frame: [dataMerge('text_display', `{${key}:'${reading('selector')}'}`)] }),
+      'text',
+      FRAME_PATH,
+      'selector',
+    )
+  }
+  for (const key of vocabulary.text.itemKeys) {
+    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : `"${key}"`
+    const list = /lore/i.test(key)
+    const value = (kind) => (list ? `['${reading(kind)}']` : `'${reading(kind)}'`)
+    const item = (kind) => `{item:{id:"minecraft:stone",components:{${name}:${value(kind)}}}}`
+    add(
+      'item text key',
+      key,
+      exportOf({ frame: [dataMerge('item_display', item('text'))] }),
+      exportOf({ frame: [dataMerge('item_display', item('score'))] }),
+      'text',
+      FRAME_PATH,
+      'score',
+    )
+  }
+  for (const marker of vocabulary.readerMarkers) {
+    const harmless = marker.slice(0, -1) + (marker.startsWith('{') ? '}' : '')
+    const state = (text) => part(PARTS[0], `,block_state:{Name:'${text}'}`)
+    add(
+      'reader marker',
+      marker,
+      exportOf({ passengers: state(harmless) }),
+      exportOf({ passengers: state(marker + (marker.startsWith('{') ? '}' : '')) }),
+      'reader',
+      PASSENGER_PATH,
+      marker,
+    )
+  }
+  for (const [place, names] of Object.entries(vocabulary.names)) {
+    for (const name of names) {
+      const hidden = `\u200b${name}`
+      const path =
+        place === 'root'
+          ? '["\\u200bcontent"]'
+          : `${place === 'content' ? 'content' : 'content.datapack'}["\\u200b${name}"]`
+      const refused =
+        place === 'root'
+          ? exportOf({ rootPrefix: `${JSON.stringify(hidden)}:{},` })
+          : place === 'content'
+            ? exportOf({ contentExtra: `,${JSON.stringify(hidden)}:[]` })
+            : exportOf({}).replace('"datapack":{', `"datapack":{${JSON.stringify(hidden)}:{},`)
+      add(`${place} name`, name, exportOf({}), refused, 'member', path, `\\u200b${name}`)
+    }
+  }
+  for (const [from] of vocabulary.invisible) {
+    const char = String.fromCodePoint(parseInt(from, 16))
+    const spelled =
+      [...char].length &&
+      Array.from(
+        { length: char.length },
+        (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,
+      ).join('')
+    add(
+      'invisible',
+      from,
+      exportOf({ contentExtra: `,${JSON.stringify(`meta${char}`)}:1` }),
+      exportOf({ contentExtra: `,${JSON.stringify(`hit${char}box`)}:1` }),
+      'member',
+      `content["hit${spelled}box"]`,
+      `hit${spelled}box`,
+    )
+  }
+  const limits = vocabulary.limits
+  const commandOf = (length) => {
+    const head = dataMerge('block_display', '{CustomName:\'"')
+    return head + 'x'.repeat(length - head.length - 3) + '"\'}'
+  }
+  add(
+    'limit',
+    'maxCommandChars',
+    exportOf({ frame: [commandOf(limits.maxCommandChars)] }),
+    exportOf({ frame: [commandOf(limits.maxCommandChars + 1)] }),
+    'length',
+    FRAME_PATH,
+    String(limits.maxCommandChars + 1),
+  )
+  const nested = (depth) =>
+    `{id:"minecraft:block_display",transformation:${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
+  add(
+    'limit',
+    'maxSnbtDepth',
+    exportOf({ passengers: `${part(PARTS[0])},${nested(limits.maxSnbtDepth)}` }),
+    exportOf({ passengers: `${part(PARTS[0])},${nested(limits.maxSnbtDepth + 1)}` }),
+    'depth',
+    PASSENGER_PATH,
+    '[',
+  )
+  const animation = (length) => ({
+    ['a'.repeat(length)]: { 0: [dataMerge('block_display', '{Glowing:1b}')] },
+  })
+  add(
+    'limit',
+    'maxNameChars',
+    exportOf({ animations: animation(limits.maxNameChars) }),
+    exportOf({ animations: animation(limits.maxNameChars + 1) }),
+    'length',
+    'content.datapack.anim_keyframes',
+    String(limits.maxNameChars + 1),
+  )
+  // n tags of a nested part, the three parts' and (allowed only) the hitbox's.
+  const tags = (n) =>
+    part(
+      PARTS[0],
+      `,Passengers:[{id:"block_display",Tags:[${Array.from({ length: n }, (_, i) => `"t${i}"`).join(',')}]}]`,
+    ) +
+    ',' +
+    PARTS.slice(1)
+      .map((p) => part(p))
+      .join(',')
+  add(
+    'limit',
+    'maxOwnTags',
+    exportOf({ passengers: tags(limits.maxOwnTags - 4) }),
+    exportOf({ passengers: tags(limits.maxOwnTags - 2) }),
+    'count',
+    PASSENGER_PATH,
+    'tags',
+  )
+  const longId = (length) => `{id:"${'x'.repeat(length)}"}`
+  add(
+    'limit',
+    'maxFoundChars',
+    exportOf({}),
+    exportOf({ passengers: longId(limits.maxFoundChars + 1) }),
+    'entity',
+    PASSENGER_PATH,
+    `${'x'.repeat(limits.maxFoundChars - 1)}\u2026`,
+  )
+  add(
+    'placeholder',
+    vocabulary.placeholder,
+    exportOf({}),
+    exportOf({
+      passengers: `${PARTS.map((p) => part(p)).join(',')},{id:"block_display",Tags:["x_0"]}`,
+      frame: [dataMerge('block_display', '{Glowing:1b}', '@e[type=block_display,tag=x_0]')],
+    }),
+    'selector',
+    FRAME_PATH,
+    'tag=x_0',
+  )
+  add(
+    'namespace',
+    vocabulary.defaultNamespace,
+    exportOf({
+      passengers: `{id:"block_display",Tags:["${P}_0"]},${PARTS.slice(1)
+        .map((p) => part(p))
+        .join(',')}`,
+    }),
+    exportOf({ passengers: `{id:"minecraft2:block_display"}` }),
+    'entity',
+    PASSENGER_PATH,
+    'minecraft2:block_display',
+  )
+  return words
+}
