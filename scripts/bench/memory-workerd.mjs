@@ -13,6 +13,9 @@
  *   frames of `data merge` commands: all of it read by the display-model check), against a
  *   Worker that reads the body and puts it into KV. Target: growth at most the baseline's plus
  *   the body's size.
+ * - the display-model check's shapes (safety-shapes.mjs): 800,000 tiny frames, 400,000
+ *   `data merge` commands in one frame, a passenger string of a million compounds (refused),
+ *   `data merge` values nested to the depth limit repeated to 25 MiB; the same target.
  * - (c) 40 concurrent GETs, from 40 addresses, with 100-character tags, of an export of 65,000
  *   placeholders (1,040,020 bytes stored, 6,500,020 served), against a Worker streaming the
  *   stored value untouched. Target: at most 120 MiB.
@@ -23,6 +26,7 @@ import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { cpuMillis, workerdPids } from './load.mjs'
 import { row, verdict } from './rows.mjs'
 import { printWarningsAndErrors } from './workerd-setup.mjs'
+import { REFUSED_SHAPES, SHAPES } from './safety-shapes.mjs'
 import { EDITOR_EXPORTS_PATH, SERVER_API_PATH } from '../../src/contract/routes.ts'
 
 const MiB = 1024 * 1024
@@ -51,12 +55,16 @@ export async function workerdMemory({ root, buildDir, log }) {
     ['emptyObjects', emptyObjectsDocument()],
     ['longString', longStringDocument()],
     ['displayModel', displayModelDocument()],
+    ...Object.entries(SHAPES).map(([name, build]) => [name, build()]),
   ]) {
     log(`memory in workerd: a 25 MiB publish (${name}) and a bare KV put`)
     cases[name] = {
       bytes: body.length,
       subject: await onFreshWorkerd(setup, 'service', (url) =>
-        expectStatus(post(`${url}${EDITOR_EXPORTS_PATH}`, body, publishHeaders()), 201),
+        expectStatus(
+          post(`${url}${EDITOR_EXPORTS_PATH}`, body, publishHeaders()),
+          REFUSED_SHAPES.has(name) ? 400 : 201,
+        ),
       ),
       baseline: await onFreshWorkerd(setup, 'baseline', (url) =>
         expectStatus(post(`${url}/kv-put`, body, {}), 201),
@@ -79,6 +87,17 @@ export async function workerdMemory({ root, buildDir, log }) {
   return { cases }
 }
 
+/** The display-model check's own shapes (safety-shapes.mjs), each a valid model. */
+const SAFETY_SHAPE_ROWS = [
+  ['tinyFrames', 'publish of 800,000 tiny frames (display-model check)'],
+  ['dataMerges', 'publish of 400,000 data merge commands in one frame (display-model check)'],
+  ['compounds', 'publish of one passenger string of a million compounds (refused: over 2 MiB)'],
+  [
+    'deepNesting',
+    'publish of data merge values nested to the depth limit, repeated to 25 MiB (display-model check)',
+  ],
+]
+
 /** Table rows of the section. */
 export function memoryRows(r) {
   if (!r.memoryWorkerd) return []
@@ -89,6 +108,7 @@ export function memoryRows(r) {
     ['emptyObjects', 'publish of 25 MiB of empty objects (8.7 million)'],
     ['longString', 'publish of a single 25 MiB string'],
     ['displayModel', 'publish of a 25 MiB display model (every command checked)'],
+    ...SAFETY_SHAPE_ROWS,
   ]) {
     const c = cases[name]
     const limit = c.baseline.growthBytes + c.bytes

@@ -18,12 +18,20 @@ import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-by
 import { elementPath, memberPath, spellName } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
 import { forEachCompound } from './snbt.js'
-import { CHECKED_NAMES, MAX_NAME_CHARS, PLACEHOLDER, visiblePart } from './vocabulary.js'
+import {
+  CHECKED_NAMES,
+  MAX_NAME_CHARS,
+  MAX_PASSENGER_BYTES,
+  PLACEHOLDER,
+  visiblePart,
+} from './vocabulary.js'
 
 /** The root member that holds the export (spec 2). */
 const CONTENT = 'content'
 
 const STRINGS: Reading = { elements: true }
+/** What `strings` checks in a passengers list. */
+const PASSENGERS = 'passengers'
 const EXTENT: Reading = { extent: true }
 const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
 /** The members of the root, of `content` and of `datapack` that the check reads. */
@@ -63,7 +71,7 @@ function checkName(
 ): UnsafeExport | null {
   if (checked.includes(name)) return null
   if (name.length > MAX_NAME_CHARS) {
-    return unsafeExport(parent, new UnsafeContent('length', String(name.length)), true)
+    return unsafeExport(parent, new UnsafeContent('length', String(name.length), 'name'))
   }
   if (only || checked.includes(visiblePart(name))) {
     return unsafeExport(memberPath(parent, name), new UnsafeContent('member', spellName(name)))
@@ -77,6 +85,8 @@ class ExportCheck {
   private readonly ownTags = new Set<string>()
   private readonly command: CommandCheck
   private verdict: UnsafeExport | null = null
+  /** Bytes of the passenger strings read so far, as written. */
+  private passengerBytes = 0
 
   constructor(json: JsonBytes, modelTag: string) {
     this.json = json
@@ -97,7 +107,7 @@ class ExportCheck {
     const field = (name: string) => fields.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
     return (
-      this.strings(field('passengers'), path('passengers'), (text) => this.passengers(text)) ??
+      this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
       this.oldPassengers(field('Passengers'), path('Passengers')) ??
       this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
       this.commands(field('commands'), path('commands'), 'frame') ??
@@ -120,17 +130,26 @@ class ExportCheck {
     return verdict
   }
 
-  /** Passengers as they go inside a summon's `Passengers:[...]`: display entities only. */
-  private passengers(text: string): void {
+  /**
+   * The passenger string at `[start, end)`, as it goes inside a summon's `Passengers:[...]`:
+   * display entities only. The one that brings the passenger strings over
+   * `MAX_PASSENGER_BYTES` as written is refused before it is decoded.
+   */
+  private passengerString(start: number, end: number): void {
+    this.passengerBytes += end - start - 2
+    if (this.passengerBytes > MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
+    }
+    const text = this.json.string(start, end, true)
     checkOneLine(text)
     forEachCompound(text, (compound) => checkPassenger(compound, this.ownTags))
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */
   private oldPassengers(node: JsonNode | undefined, path: string): UnsafeExport | null {
-    if (node?.type !== 'string') return this.strings(node, path, (text) => this.passengers(text))
+    if (node?.type !== 'string') return this.strings(node, path, PASSENGERS)
     try {
-      this.passengers(this.json.string(node.start, node.end))
+      this.passengerString(node.start, node.end)
       return null
     } catch (error) {
       if (!(error instanceof UnsafeContent)) throw error
@@ -139,8 +158,7 @@ class ExportCheck {
   }
 
   private commands(node: JsonNode | undefined, path: string, place: CommandPlace) {
-    const check = (command: string) => this.command.check(command, place)
-    return this.strings(node, path, check, place === 'frame')
+    return this.strings(node, path, place)
   }
 
   /**
@@ -193,7 +211,7 @@ class ExportCheck {
 
   /** The `length` refusal of a member name too long, at its object's `path`. */
   private stop(path: string, name: string): number {
-    return this.refuse(unsafeExport(path, new UnsafeContent('length', String(name.length)), true))
+    return this.refuse(unsafeExport(path, new UnsafeContent('length', String(name.length), 'name')))
   }
 
   private refuse(verdict: UnsafeExport): number {
@@ -202,14 +220,13 @@ class ExportCheck {
   }
 
   /**
-   * Checks each string of the array `node` (absent: nothing to check); in a frame, one that
-   * `isPlainDataMerge` accepts is not decoded.
+   * Checks each string of the array `node` (absent: nothing to check) as `what` says; in a
+   * frame, one that `isPlainDataMerge` accepts is not decoded.
    */
   private strings(
     node: JsonNode | undefined,
     path: string,
-    check: (text: string) => void,
-    frame = false,
+    what: CommandPlace | typeof PASSENGERS,
   ): UnsafeExport | null {
     if (node === undefined) return null
     const elements = node.elements
@@ -220,9 +237,10 @@ class ExportCheck {
       const end = elements[2 * index + 1]!
       const type = json.typeAt(start)
       if (type !== 'string') return shape(type, elementPath(path, index))
-      if (frame && this.isPlainDataMerge(start, end)) continue
+      if (what === 'frame' && this.isPlainDataMerge(start, end)) continue
       try {
-        check(json.string(start, end))
+        if (what === PASSENGERS) this.passengerString(start, end)
+        else this.command.check(json.string(start, end), what)
       } catch (error) {
         if (!(error instanceof UnsafeContent)) throw error
         return unsafeExport(elementPath(path, index), error)

@@ -187,8 +187,12 @@ export class JsonBytes {
     }
   }
 
-  /** The string at `[start, end)` (`end` when known from `elements`), escapes decoded. */
-  string(start: number, end = this.stringEnd(start)): string {
+  /**
+   * The string at `[start, end)` (`end` when known from `elements`), escapes decoded. `alone`:
+   * decoded on its own, never kept in the window (a large string costs one copy, not two).
+   */
+  string(start: number, end = this.stringEnd(start), alone = false): string {
+    if (alone && end - start > WINDOW_BYTES) return this.decodeString(start, end)
     if (start < this.windowStart || end > this.windowEnd) this.decodeWindow(start, end)
     if (!this.windowIsAscii) return this.decodeString(start, end)
     // ASCII: byte offsets are character offsets in the window's text.

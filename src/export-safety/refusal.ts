@@ -9,6 +9,7 @@ import {
   MAX_MESSAGE_PATH_CHARS,
   MAX_NAME_CHARS,
   MAX_OWN_TAGS,
+  MAX_PASSENGER_BYTES,
   MAX_SNBT_DEPTH,
 } from './vocabulary.js'
 
@@ -72,31 +73,38 @@ export interface UnsafeExport {
   message: string
 }
 
+/** What a `length` refusal measured: a command (the default), a member name, a passenger string. */
+export type Measured = 'command' | 'name' | 'passengers'
+
 /** Thrown inside the check of one string; the walk adds the path. */
 export class UnsafeContent extends Error {
   override name = 'UnsafeContent'
   readonly reason: UnsafeReason
   readonly found: string
+  readonly measured: Measured
 
-  constructor(reason: UnsafeReason, found: string) {
+  constructor(reason: UnsafeReason, found: string, measured: Measured = 'command') {
     super(`${reason}: ${found}`)
     this.reason = reason
     this.found = found
+    this.measured = measured
   }
 }
 
 /**
- * The verdict for `content` found at `path`; `ofName`: a `length` refusal of a member name (the
- * path is then the object's that holds it).
+ * The verdict for `content` found at `path` (for a member name too long, the path of the object
+ * that holds it).
  */
-export function unsafeExport(path: string, content: UnsafeContent, ofName = false): UnsafeExport {
-  const { reason } = content
+export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport {
+  const { reason, measured } = content
   const found = cut(content.found, MAX_FOUND_CHARS)
   const where = path === '' ? 'The document' : cut(path, MAX_MESSAGE_PATH_CHARS)
   const what =
-    ofName && reason === 'length'
-      ? `holds a member name of ${found} characters, longer than ${MAX_NAME_CHARS}`
-      : describe(reason, found)
+    reason !== 'length' || measured === 'command'
+      ? describe(reason, found)
+      : measured === 'name'
+        ? `holds a member name of ${found} characters, longer than ${MAX_NAME_CHARS}`
+        : `brings the passenger strings to ${found} bytes as written, more than ${MAX_PASSENGER_BYTES}`
   return { reason, path, found, message: `${where} ${what}.` }
 }
 

@@ -16,6 +16,15 @@ export const MAX_SNBT_DEPTH: number = data.limits.maxSnbtDepth
 /** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
 export const MAX_NAME_CHARS: number = data.limits.maxNameChars
 
+/**
+ * Most bytes of passenger strings (`passengers` and `Passengers` together), as the document
+ * spells them between their quotes: the largest real export has 62,293 for 80 displays (780 a
+ * display), so this holds some 2,700 displays, 20 times the largest real model (136). Each
+ * string is decoded whole before its SNBT is read; this bounds what decoding and reading all of
+ * them cost.
+ */
+export const MAX_PASSENGER_BYTES: number = data.limits.maxPassengerBytes
+
 /** Most distinct tags a model's parts may carry (the largest real model carries 136). */
 export const MAX_OWN_TAGS: number = data.limits.maxOwnTags
 

@@ -106,3 +106,63 @@ describe('a misspelt EXPORT_POLICY', () => {
     expect(await storedExports()).toBe(0)
   })
 })
+
+describe('a refusal is at most 16 KiB, whatever the export', () => {
+  const MAX_BODY_BYTES = 16 * 1024
+  const frame = (animation: string, name: string, command: string) =>
+    `{"content":{"datapack":{"anim_keyframes":{${JSON.stringify(animation)}:{${JSON.stringify(name)}:[${JSON.stringify(command)}]}}}}}`
+  const control = (count: number, from: number) =>
+    Array.from({ length: count }, (_, i) => String.fromCharCode(from + (i % 20))).join('')
+  const cases: Array<[string, string, string]> = [
+    [
+      'an animation name of a million quotes',
+      frame('"'.repeat(1_000_000), '0', 'op @a'),
+      'content.datapack.anim_keyframes',
+    ],
+    [
+      'a frame name of 300 characters',
+      frame('open', 'x'.repeat(300), 'op @a'),
+      'content.datapack.anim_keyframes.open',
+    ],
+    [
+      'a command word of 30,000 quotes',
+      frame('open', '0', '"'.repeat(30_000)),
+      'content.datapack.anim_keyframes.open.0[0]',
+    ],
+    [
+      'a command of a million characters',
+      frame('open', '0', 'x'.repeat(1_000_000)),
+      'content.datapack.anim_keyframes.open.0[0]',
+    ],
+    [
+      'an entity id of a million quotes',
+      `{"content":{"passengers":[${JSON.stringify(`{id:"${'\\"'.repeat(500_000)}"}`)}]}}`,
+      'content.passengers[0]',
+    ],
+    [
+      'a key of a million characters',
+      `{"content":{"passengers":[${JSON.stringify(`{id:"block_display",${'k'.repeat(1_000_000)}:1b}`)}]}}`,
+      'content.passengers[0]',
+    ],
+    [
+      'a root member name of a million characters',
+      `{"content":{},${JSON.stringify('\\'.repeat(1_000_000))}:1}`,
+      '',
+    ],
+    [
+      'the longest names, each character escaped six-fold',
+      frame(control(256, 1), control(256, 2), 'op @a'),
+      `content.datapack.anim_keyframes[${JSON.stringify(control(256, 1))}][${JSON.stringify(control(256, 2))}][0]`,
+    ],
+  ]
+
+  it.each(cases)('%s: 400 unsafe_export, the exact path, a small body', async (_, text, path) => {
+    const res = await publishWith({}, text)
+    expect(res.status).toBe(400)
+    const body = await res.text()
+    expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(MAX_BODY_BYTES)
+    const parsed = JSON.parse(body) as Record<string, unknown>
+    expect(parsed.code).toBe('unsafe_export')
+    expect(parsed.path).toBe(path)
+  })
+})

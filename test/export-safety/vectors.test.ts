@@ -69,4 +69,52 @@ describe('the display-model vocabulary on the test vectors', () => {
   it('throws on text that is not JSON, as JSON.parse does', () => {
     expect(() => checkExportSafety('{"content":')).toThrow(SyntaxError)
   })
+
+  it('throws SyntaxError on bytes that start with a byte-order mark, as JSON.parse does', () => {
+    const bytes = new TextEncoder().encode(ALLOWED_VECTORS[0]!.text)
+    const withMark = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes])
+    expect(() => checkExportSafety(withMark)).toThrow(SyntaxError)
+    expect(() => checkExportSafety(withMark.buffer)).toThrow(SyntaxError)
+    expect(() => checkExportSafety(`\ufeff${ALLOWED_VECTORS[0]!.text}`)).toThrow(SyntaxError)
+  })
+
+  it('reads a raw U+FEFF inside a name as a character, as JSON.parse does', () => {
+    const text = '{"content":{"\ufeffpassengers":[]}}'
+    expect(Object.keys((JSON.parse(text) as { content: object }).content)).toEqual([
+      '\ufeffpassengers',
+    ])
+    expect(checkExportSafety(new TextEncoder().encode(text))).toMatchObject({
+      safe: false,
+      reason: 'member',
+      path: 'content["\\ufeffpassengers"]',
+    })
+  })
+
+  it('reads passenger strings up to 2 MiB as written, all of them together', () => {
+    // A string of exactly `size` bytes as written: a tagged part, tiny compounds, spaces.
+    const passengerString = (size: number) => {
+      const text = `{id:block_display,Tags:['[MODELSERVERTAG]_0']}${',{id:block_display}'.repeat(
+        Math.floor((size - 60) / 19),
+      )}`
+      return text + ' '.repeat(size - text.length)
+    }
+    const exact = [passengerString(1_048_576), passengerString(1_048_576)]
+    expect(exact[0]!.length + exact[1]!.length).toBe(2_097_152)
+    expect(checkExportSafety({ content: { passengers: exact } })).toEqual({ safe: true })
+    const over = [...exact.slice(0, 1), `${exact[1]} `]
+    expect(checkExportSafety({ content: { passengers: over } })).toMatchObject({
+      safe: false,
+      reason: 'length',
+      path: 'content.passengers[1]',
+      found: '2097153',
+    })
+  })
+
+  it('holds a fetched export to the tag it was fetched with', () => {
+    const text = fetched(FIXTURES['reading-41-displays']!)
+    expect(checkExportSafety(text, { tag: 'bde' })).toEqual({ safe: true })
+    expect(checkExportSafety(text, { tag: 'other' })).toMatchObject({ reason: 'selector' })
+    expect(checkExportSafety(text)).toMatchObject({ reason: 'selector', found: 'tag=bde_0' })
+    expect(() => checkExportSafety(text, { tag: '' })).toThrow(RangeError)
+  })
 })

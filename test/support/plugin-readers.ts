@@ -1,0 +1,122 @@
+/**
+ * The public plugins' own ways of cutting what they fetch, as docs/export-safety.md ("Readers
+ * this check holds for") describes them, written again here to test that no accepted export
+ * reads differently under them: each returns the entities (SNBT compounds, as the game would
+ * summon them) that the plugin would hand to the game.
+ */
+
+/**
+ * Scrulius/SuperBlocksDisplays: splits each passenger string at `(?<=\}),(?=\{id:"minecraft:)`
+ * (blind to quotes), takes the type from `^\{id:"minecraft:([^"]+)"` (else `item_display`), drops
+ * that first `{id:"minecraft:...",` and summons `minecraft:<type>` with the rest. The entity the
+ * game then makes is the rest with the command's type, given here as a compound whose last `id`
+ * is that type (the check keeps the last `id`); a piece that is no compound is null.
+ */
+export function superBlocksDisplays(passengers: string): Array<string | null> {
+  return passengers.split(/(?<=\}),(?=\{id:"minecraft:)/).map((piece) => {
+    const type = /^\{id:"minecraft:([^"]+)"/.exec(piece)?.[1] ?? 'item_display'
+    const rest = piece.replace(/\{id:"minecraft:[^"]+",?/, '{')
+    if (!rest.startsWith('{') || !rest.endsWith('}')) return null
+    return `${rest.slice(0, -1)},id:"minecraft:${type}"}`
+  })
+}
+
+/**
+ * SansCraft-Network/sanscraft-bde: splits the passenger string at the commas outside quotes and
+ * brackets (`splitObjects`, aware of `"` and `'` and of backslashes before a quote), then for
+ * each piece flattens its passengers (`collectAllPassengers`): finds the first `Passengers:[`
+ * (else `passengers:[`) by text, blind to quotes, takes the list to its matching `]` counting
+ * brackets blind to quotes, cuts it into compounds counting braces blind to quotes, and removes
+ * the `Passengers:[...]` member from the piece; each part is one entity.
+ */
+export function sansCraft(passengers: string): string[] {
+  const flat: string[] = []
+  for (const piece of splitObjects(passengers)) collectAllPassengers(piece, flat)
+  return flat
+}
+
+function splitObjects(snbt: string): string[] {
+  const list: string[] = []
+  let text = snbt.trim()
+  if (text.length === 0) return list
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1).trim()
+  let depth = 0
+  let start = 0
+  let inQuotes = false
+  let quote = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (inQuotes) {
+      if (c === quote) {
+        let escapes = 0
+        for (let j = i - 1; j >= 0 && text[j] === '\\'; j--) escapes++
+        if (escapes % 2 === 0) inQuotes = false
+      }
+    } else if (c === '"' || c === "'") {
+      inQuotes = true
+      quote = c
+    } else if (c === '{' || c === '[') depth++
+    else if (c === '}' || c === ']') depth--
+    else if (c === ',' && depth === 0) {
+      const part = text.slice(start, i).trim()
+      if (part.length > 0) list.push(part)
+      start = i + 1
+    }
+  }
+  const last = text.slice(start).trim()
+  if (last.length > 0) list.push(last)
+  return list
+}
+
+/** `[start of the list's content, index of its closing ]]`, or null. */
+function passengersList(snbt: string): [number, number, number] | null {
+  let at = snbt.indexOf('Passengers:[')
+  if (at < 0) at = snbt.indexOf('passengers:[')
+  if (at < 0) return null
+  const start = at + 'Passengers:['.length
+  let depth = 1
+  for (let i = start; i < snbt.length; i++) {
+    if (snbt[i] === '[') depth++
+    else if (snbt[i] === ']' && --depth === 0) return [at, start, i]
+  }
+  return null
+}
+
+function parsePassengers(snbt: string): string[] {
+  const found = passengersList(snbt)
+  if (found === null) return []
+  const content = snbt.slice(found[1], found[2])
+  const list: string[] = []
+  let depth = 0
+  let start = -1
+  for (let i = 0; i < content.length; i++) {
+    if (content[i] === '{') {
+      if (depth === 0) start = i
+      depth++
+    } else if (content[i] === '}') {
+      depth--
+      if (depth === 0 && start !== -1) {
+        list.push(content.slice(start, i + 1))
+        start = -1
+      }
+    }
+  }
+  return list
+}
+
+function removePassengersTag(snbt: string): string {
+  const found = passengersList(snbt)
+  if (found === null) return snbt
+  const prefix = snbt.slice(0, found[0]).trim()
+  const suffix = snbt.slice(found[2] + 1).trim()
+  if (prefix.endsWith(',') && suffix.startsWith(',')) return prefix + suffix.slice(1)
+  if (prefix.endsWith(','))
+    return suffix.startsWith('}') ? prefix.slice(0, -1) + suffix : prefix + suffix
+  if (suffix.startsWith(',')) return prefix + suffix.slice(1)
+  return prefix + suffix
+}
+
+function collectAllPassengers(snbt: string, flat: string[]): void {
+  flat.push(removePassengersTag(snbt))
+  for (const child of parsePassengers(snbt)) collectAllPassengers(child, flat)
+}
