@@ -29,18 +29,29 @@ import {
 /** The root member that holds the export (spec 2). */
 const CONTENT = 'content'
 
+const DATAPACK = 'datapack'
 const STRINGS: Reading = { elements: true }
 /** What `strings` checks in a passengers list. */
 const PASSENGERS = 'passengers'
 const EXTENT: Reading = { extent: true }
+/** The members of `content` that hold strings a plugin runs, or lists of them. */
 const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
-/** The members of the root, of `content` and of `datapack` that the check reads. */
-const ROOT: Reading = { members: (name) => (name === CONTENT ? EXTENT : null) }
-const CHECKED_FIELDS: Reading = {
-  members: (name) => (name === 'datapack' ? EXTENT : LISTS.includes(name) ? STRINGS : null),
+/** The checked names of the objects read inside the root and `content`. */
+const INNER_NAMES: Readonly<Record<string, readonly string[]>> = {
+  [CONTENT]: CHECKED_NAMES.content,
+  [DATAPACK]: CHECKED_NAMES.datapack,
 }
-const KEYFRAME_FIELDS: Reading = {
-  members: (name) => (CHECKED_NAMES.datapack.includes(name) ? EXTENT : null),
+
+/** An object read by `readObject`. */
+interface CheckedObject {
+  /** Its checked members (a repeated one: first place, last value). */
+  members: Map<string, JsonNode>
+  /** Those of them read as checked objects themselves (the last value, when an object). */
+  objects: Map<string, CheckedObject>
+  /** The first of its member names refused, in document order. */
+  refusal: UnsafeExport | null
+  /** The offset just after it. */
+  end: number
 }
 
 /**
@@ -97,37 +108,54 @@ class ExportCheck {
     const json = this.json
     const root = json.root()
     if (json.typeAt(root) !== 'object') return null
-    const names = this.names(root, '', CHECKED_NAMES.root, true)
-    if (names !== null) return names
-    const content = json.read(root, ROOT).members?.get(CONTENT)
-    if (content?.type !== 'object') return null
-    const contentNames = this.names(content.start, CONTENT, CHECKED_NAMES.content)
-    if (contentNames !== null) return contentNames
-    const fields = json.read(content.start, CHECKED_FIELDS).members!
-    const field = (name: string) => fields.get(name)
+    // One pass reads the root, `content` and `datapack`, their names checked on the way; a
+    // name's refusal is named in its turn (the root's first, then content's, then datapack's).
+    const document = this.readObject(root, '', CHECKED_NAMES.root, true)
+    if (document.refusal !== null) return document.refusal
+    const content = document.objects.get(CONTENT)
+    if (content === undefined) return null
+    if (content.refusal !== null) return content.refusal
+    const field = (name: string) => content.members.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
     return (
       this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
       this.oldPassengers(field('Passengers'), path('Passengers')) ??
       this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
       this.commands(field('commands'), path('commands'), 'frame') ??
-      this.datapack(field('datapack'), path('datapack'))
+      this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK))
     )
   }
 
-  /** The first refused member name of the object at `offset` (see `checkName`), in order. */
-  private names(
+  /**
+   * Reads the object at `offset` (at `path`) in one pass: every member name checked
+   * (`checkName` against `checked`, the first refusal kept), the checked members kept (a
+   * repeated one at its first place with its last value): `content` and `datapack` read the
+   * same way into `objects` (when they are objects), the lists of `content` by elements.
+   */
+  private readObject(
     offset: number,
     path: string,
     checked: readonly string[],
     only = false,
-  ): UnsafeExport | null {
-    let verdict: UnsafeExport | null = null
-    this.json.forEachMember(offset, (name, value) => {
-      verdict = checkName(path, name, checked, only)
-      return verdict === null ? this.json.skip(value) : -1
+  ): CheckedObject {
+    const json = this.json
+    const read: CheckedObject = { members: new Map(), objects: new Map(), refusal: null, end: 0 }
+    read.end = json.forEachMember(offset, (name, at) => {
+      if (read.refusal === null) read.refusal = checkName(path, name, checked, only)
+      if (!checked.includes(name)) return json.skip(at)
+      const inner = INNER_NAMES[name]
+      if (inner !== undefined && json.typeAt(at) === 'object') {
+        const object = this.readObject(at, memberPath(path, name), inner)
+        read.objects.set(name, object)
+        read.members.set(name, { type: 'object', start: at, end: object.end })
+        return object.end
+      }
+      read.objects.delete(name)
+      const node = json.read(at, LISTS.includes(name) ? STRINGS : EXTENT)
+      read.members.set(name, node)
+      return node.end
     })
-    return verdict
+    return read
   }
 
   /**
@@ -173,14 +201,16 @@ class ExportCheck {
   }
 
   /** `datapack`: its member names, then `anim_keyframes` and `sound_keyframes`. */
-  private datapack(node: JsonNode | undefined, path: string): UnsafeExport | null {
+  private datapack(
+    node: JsonNode | undefined,
+    datapack: CheckedObject | undefined,
+    path: string,
+  ): UnsafeExport | null {
     if (node === undefined) return null
-    if (node.type !== 'object') return shape(node.type, path)
-    const names = this.names(node.start, path, CHECKED_NAMES.datapack)
-    if (names !== null) return names
-    const members = this.json.read(node.start, KEYFRAME_FIELDS).members!
+    if (datapack === undefined) return shape(node.type, path)
+    if (datapack.refusal !== null) return datapack.refusal
     for (const name of CHECKED_NAMES.datapack) {
-      const verdict = this.keyframes(members.get(name), memberPath(path, name))
+      const verdict = this.keyframes(datapack.members.get(name), memberPath(path, name))
       if (verdict !== null) return verdict
     }
     return null

@@ -16,12 +16,16 @@ const WORD = String.raw`[0-9A-Za-z_\-.+]+`
 
 /**
  * A quoted string with neither escapes, control characters nor brackets (so neither JSON text
- * nor anything a plugin's reader keys on:
- * `READER_MARKERS`), as a JSON string spells it (`\"...\"`), or in
- * single quotes.
+ * nor most of what a plugin's reader keys on, `READER_MARKERS`; see `PLAIN_MARKER`), as a JSON
+ * string spells it (`\"...\"`), or in single quotes.
  */
-const QUOTED_UNIT = String.raw`(?:(?![Pp]assengers:)[^"'\\\x00-\x1f\x7f{}[\]])`
-const QUOTED = String.raw`(?:\\"${QUOTED_UNIT}*\\"|'${QUOTED_UNIT}*')`
+const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f{}[\]]*\\"|'[^"'\\\x00-\x1f\x7f{}[\]]*')`
+
+/**
+ * What else a reader keys on (`READER_MARKERS` without a bracket): a matched compound that holds
+ * it goes to the full check.
+ */
+export const PLAIN_MARKER = /[Pp]assengers:/
 
 /** `open`, then zero or more `item`s separated by commas, then `close`; spaces around them. */
 function sequence(open: string, item: string, close: string): string {

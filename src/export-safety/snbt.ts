@@ -27,22 +27,30 @@ const KEPT_WHOLE: ReadonlySet<string> = new Set([...TEXT_KEYS, 'item'])
  * the same structure). `found`: the marker, or the first bracket that does not fit (an unclosed
  * one: the innermost).
  */
-export function checkReaderSafe(raw: string): void {
+export function checkReaderSafe(text: string, start: number, end: number): void {
+  // Most quoted strings (ids, numbers, textures) hold no bracket and no marker's first letter.
+  let i = start
+  while (i < end && !MAY_MATTER[text.charCodeAt(i)]) i++
+  if (i === end) return
+  const raw = text.slice(start, end)
   for (const marker of READER_MARKERS) {
     if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
   }
-  let open = ''
-  for (let i = 0; i < raw.length; i++) {
-    const char = raw[i]!
-    if (char === '{' || char === '[') open += char
+  const open: string[] = []
+  for (let at = 0; at < raw.length; at++) {
+    const char = raw[at]!
+    if (char === '{' || char === '[') open.push(char)
     else if (char === '}' || char === ']') {
-      if (open.length === 0 || open[open.length - 1] !== (char === '}' ? '{' : '[')) {
-        throw new UnsafeContent('reader', char)
-      }
-      open = open.slice(0, -1)
+      if (open.pop() !== (char === '}' ? '{' : '[')) throw new UnsafeContent('reader', char)
     }
   }
   if (open.length > 0) throw new UnsafeContent('reader', open[open.length - 1]!)
+}
+
+/** The first characters of brackets and of `READER_MARKERS`. */
+const MAY_MATTER = new Uint8Array(0x10000)
+for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker[0]!)]) {
+  MAY_MATTER[char.charCodeAt(0)] = 1
 }
 
 /** A parsed SNBT value: what the checks need of it, no more. */
@@ -166,7 +174,7 @@ class SnbtParser {
     const text = this.text
     const char = text[this.position]
     if (char === '"' || char === "'") {
-      this.quoted()
+      this.skipQuoted()
       return
     }
     if (char !== '{' && char !== '[') {
@@ -198,7 +206,7 @@ class SnbtParser {
         continue
       }
       if (!isList) {
-        if (next === '"' || next === "'") this.quoted()
+        if (next === '"' || next === "'") this.skipQuoted()
         else this.skipWord()
         this.spaces()
         this.expect(':')
@@ -310,7 +318,7 @@ class SnbtParser {
       const unit = text.charCodeAt(i)
       if (unit === quote) {
         this.position = i + 1
-        checkReaderSafe(text.slice(start, i))
+        checkReaderSafe(text, start, i)
         return value + text.slice(from, i)
       }
       if (unit === 0x5c) {
@@ -321,6 +329,23 @@ class SnbtParser {
         from = i + 1
       }
     }
+  }
+
+  /** A quoted string to its end, after `checkReaderSafe` of its raw text; no value built. */
+  private skipQuoted(): void {
+    const text = this.text
+    const quote = text.charCodeAt(this.position)
+    const start = this.position + 1
+    for (let i = start; i < text.length; i++) {
+      const unit = text.charCodeAt(i)
+      if (unit === quote) {
+        this.position = i + 1
+        checkReaderSafe(text, start, i)
+        return
+      }
+      if (unit === 0x5c) i++
+    }
+    unexpectedAt(text, text.length)
   }
 
   private skipWord(): void {
