@@ -42,12 +42,20 @@ const INNER_NAMES: Readonly<Record<string, readonly string[]>> = {
   [DATAPACK]: CHECKED_NAMES.datapack,
 }
 
+/**
+ * Numbers kept of keyframes read in the first pass (4 a frame): real models have a few hundred
+ * frames; keyframes with more are read again, a frame at a time, when checked.
+ */
+const KEYFRAME_RECORD_BUDGET = 1 << 16
+
 /** An object read by `readObject`. */
 interface CheckedObject {
   /** Its checked members (a repeated one: first place, last value). */
   members: Map<string, JsonNode>
   /** Those of them read as checked objects themselves (the last value, when an object). */
   objects: Map<string, CheckedObject>
+  /** Keyframes read with their parts' offsets (`recordKeyframes`; the last value). */
+  records: Map<string, number[]>
   /** The first of its member names refused, in document order. */
   refusal: UnsafeExport | null
   /** The offset just after it. */
@@ -139,7 +147,13 @@ class ExportCheck {
     only = false,
   ): CheckedObject {
     const json = this.json
-    const read: CheckedObject = { members: new Map(), objects: new Map(), refusal: null, end: 0 }
+    const read: CheckedObject = {
+      members: new Map(),
+      objects: new Map(),
+      records: new Map(),
+      refusal: null,
+      end: 0,
+    }
     read.end = json.forEachMember(offset, (name, at) => {
       if (read.refusal === null) read.refusal = checkName(path, name, checked, only)
       if (!checked.includes(name)) return json.skip(at)
@@ -151,6 +165,14 @@ class ExportCheck {
         return object.end
       }
       read.objects.delete(name)
+      if (CHECKED_NAMES.datapack.includes(name) && json.typeAt(at) === 'object') {
+        const { end, records } = json.recordKeyframes(at, KEYFRAME_RECORD_BUDGET)
+        read.members.set(name, { type: 'object', start: at, end })
+        if (records === null) read.records.delete(name)
+        else read.records.set(name, records)
+        return end
+      }
+      read.records.delete(name)
       const node = json.read(at, LISTS.includes(name) ? STRINGS : EXTENT)
       read.members.set(name, node)
       return node.end
@@ -210,10 +232,51 @@ class ExportCheck {
     if (datapack === undefined) return shape(node.type, path)
     if (datapack.refusal !== null) return datapack.refusal
     for (const name of CHECKED_NAMES.datapack) {
-      const verdict = this.keyframes(datapack.members.get(name), memberPath(path, name))
+      const keyframesPath = memberPath(path, name)
+      const records = datapack.records.get(name)
+      const verdict =
+        records === undefined
+          ? this.keyframes(datapack.members.get(name), keyframesPath)
+          : this.recordedKeyframes(records, keyframesPath)
       if (verdict !== null) return verdict
     }
     return null
+  }
+
+  /** `keyframes`, from the offsets the first pass kept: the same checks in the same order. */
+  private recordedKeyframes(records: number[], path: string): UnsafeExport | null {
+    const json = this.json
+    for (let at = 0; at < records.length;) {
+      const animation = json.string(records[at]!)
+      const animationValue = records[at + 1]!
+      const frames = records[at + 2]!
+      at += 3
+      if (animation.length > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
+      const animationPath = memberPath(path, animation)
+      if (frames < 0) return shape(json.typeAt(animationValue), animationPath)
+      for (let frame = 0; frame < frames; frame++, at += 4) {
+        const name = json.string(records[at]!)
+        if (name.length > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
+        const value = records[at + 1]!
+        const first = records[at + 2]!
+        const node: JsonNode =
+          first < 0
+            ? { type: json.typeAt(value), start: value, end: value }
+            : {
+                type: 'array',
+                start: value,
+                end: value,
+                elements: json.elementsAt(first, records[at + 3]!),
+              }
+        const verdict = this.commands(node, memberPath(animationPath, name), 'frame')
+        if (verdict !== null) return verdict
+      }
+    }
+    return null
+  }
+
+  private lengthOfName(path: string, name: string): UnsafeExport {
+    return unsafeExport(path, new UnsafeContent('length', String(name.length), 'name'))
   }
 
   /** Animation → frame → commands, streamed: every member where it stands. */
@@ -241,7 +304,7 @@ class ExportCheck {
 
   /** The `length` refusal of a member name too long, at its object's `path`. */
   private stop(path: string, name: string): number {
-    return this.refuse(unsafeExport(path, new UnsafeContent('length', String(name.length), 'name')))
+    return this.refuse(this.lengthOfName(path, name))
   }
 
   private refuse(verdict: UnsafeExport): number {

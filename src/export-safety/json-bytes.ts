@@ -129,6 +129,64 @@ export class JsonBytes {
     return this.valueEnd(offset)
   }
 
+  /**
+   * Reads keyframes (animation → frame → array) at `offset` in one pass, keeping where each
+   * part is so that they can be checked later without a second pass, as long as that takes at
+   * most `budget` numbers: per animation its name's and value's offsets and its frame count
+   * (-1: not an object), then per frame its name's and value's offsets and the index and count
+   * of its elements in `elementAt` (-1: not an array). Over the budget, only the extent is read
+   * (`records` null). Names are not decoded.
+   */
+  recordKeyframes(offset: number, budget: number): { end: number; records: number[] | null } {
+    const mark = this.offsetCount
+    let records: number[] | null = []
+    const end = this.eachMemberRaw(offset, (animationName, animation) => {
+      if (records === null || this.bytes[animation] !== OPEN_OBJECT) {
+        records?.push(animationName, animation, -1)
+        return this.valueEnd(animation)
+      }
+      const head = records.length
+      records.push(animationName, animation, 0)
+      const animationEnd = this.eachMemberRaw(animation, (frameName, frame) => {
+        if (records === null) return this.valueEnd(frame)
+        if (records.length > budget) {
+          records = null
+          return this.valueEnd(frame)
+        }
+        records[head + 2]!++
+        if (this.bytes[frame] !== OPEN_ARRAY) {
+          records.push(frameName, frame, -1, 0)
+          return this.valueEnd(frame)
+        }
+        const first = this.offsetCount
+        const frameEnd = this.scanElements(frame)
+        records.push(frameName, frame, first, (this.offsetCount - first) / 2)
+        return frameEnd
+      })
+      return animationEnd
+    })
+    if (records === null) this.offsetCount = mark
+    return { end, records }
+  }
+
+  /** The elements a record kept: `count` of them from offset index `first`. */
+  elementsAt(first: number, count: number): Uint32Array {
+    return this.offsets.subarray(first, first + 2 * count)
+  }
+
+  /** `forEachMember` without decoding names: `visit(nameStart, valueStart)`. */
+  private eachMemberRaw(offset: number, visit: (nameStart: number, valueStart: number) => number) {
+    let i = this.skipSpace(offset + 1)
+    if (this.bytes[i] === CLOSE_OBJECT) return i + 1
+    for (;;) {
+      const nameEnd = this.stringEnd(i)
+      const end = visit(i, this.skipSpace(this.skipSpace(nameEnd) + 1))
+      i = this.skipSpace(end)
+      if (this.bytes[i] !== COMMA) return i + 1
+      i = this.skipSpace(i + 1)
+    }
+  }
+
   /** Where the element offsets read from now on start: `release` frees them again. */
   mark(): number {
     return this.offsetCount

@@ -6,7 +6,7 @@
  * `NESTED_LEVELS`), with only the part type's keys at the top, and so never accepts what the
  * full check would refuse; anything else goes to the full check.
  */
-import { PART_KEYS, type PartType } from './vocabulary.js'
+import { PART_KEYS, WORLD_READING_KINDS, type PartType } from './vocabulary.js'
 
 /** Compounds and lists nested inside the top compound that a match follows. */
 const NESTED_LEVELS = 3
@@ -22,10 +22,14 @@ const WORD = String.raw`[0-9A-Za-z_\-.+]+`
 const QUOTED = String.raw`(?:\\"[^"'\\\x00-\x1f\x7f{}[\]]*\\"|'[^"'\\\x00-\x1f\x7f{}[\]]*')`
 
 /**
- * What else a reader keys on (`READER_MARKERS` without a bracket): a matched compound that holds
- * it goes to the full check.
+ * What a matched compound must not hold to be accepted here, or it goes to the full check: what
+ * else a reader keys on (`READER_MARKERS` without a bracket), and a member named as a text
+ * component that reads the world (`selector`, `nbt`, `score`), which a text or an item's name may
+ * hold as SNBT.
  */
-export const PLAIN_MARKER = /[Pp]assengers:/
+export const PLAIN_MARKER = new RegExp(
+  `[Pp]assengers:|[{,] *(?:${WORLD_READING_KINDS.join('|')}) *:`,
+)
 
 /** `open`, then zero or more `item`s separated by commas, then `close`; spaces around them. */
 function sequence(open: string, item: string, close: string): string {

@@ -8,20 +8,29 @@
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt.js'
-import { ITEM_TEXT_KEYS, WORLD_READING_KINDS } from './vocabulary.js'
+import { ITEM_TEXT_KEYS, MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
 
 /**
- * Throws `text` when the JSON text `value` (an SNBT string holding JSON, or SNBT text
- * components) has a component that reads the world: `found` its kind, the first met in document
- * order (depth first). A string holding `{` or `[` that is not strict JSON: `found` `not JSON`
- * (a lenient reader could read a component there).
+ * Throws when the JSON text `value` reads the world. A list is read item by item, in order; each
+ * string (JSON text) or SNBT compound is one text: a string holding `{` or `[` that is not strict
+ * JSON is `text` `not JSON` (a lenient reader could read a component there); JSON nested deeper
+ * than `MAX_SNBT_DEPTH` is `depth` (`found` `[` when an array is too deep, else `{`); then, when
+ * the text holds components of several kinds, `found` is the first of `WORLD_READING_KINDS`
+ * (`selector`, `nbt`, `score`) it holds, wherever they stand, so that the order a reader walks
+ * keys in (JavaScript puts integer-like keys first) never changes the verdict.
  */
 export function checkText(value: SnbtValue | null): void {
   if (value === null || value.kind === 'array') return
-  if (value.kind === 'text') {
+  if (value.kind === 'list') {
+    for (const item of value.items) checkText(item)
+    return
+  }
+  const found = new Set<string>()
+  if (value.kind === 'compound') collectSnbt(value, found)
+  else {
     if (!STRUCTURE.test(value.value)) return
     let parsed: unknown
     try {
@@ -29,17 +38,12 @@ export function checkText(value: SnbtValue | null): void {
     } catch {
       throw new UnsafeContent('text', 'not JSON')
     }
-    checkJson(parsed)
-    return
+    const tooDeep = { array: false, object: false }
+    collectJson(parsed, 0, found, tooDeep)
+    if (tooDeep.array) throw new UnsafeContent('depth', '[')
+    if (tooDeep.object) throw new UnsafeContent('depth', '{')
   }
-  if (value.kind === 'list') {
-    for (const item of value.items) checkText(item)
-    return
-  }
-  for (const [name, member] of value.members) {
-    if (WORLD_READING_KINDS.includes(name)) throw new UnsafeContent('text', name)
-    checkText(member)
-  }
+  for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
 }
 
 /** The texts of an item, at any depth inside it: its names and lore (`ITEM_TEXT_KEYS`). */
@@ -53,14 +57,37 @@ export function checkItemText(item: SnbtValue | null): void {
   }
 }
 
-function checkJson(value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const item of value) checkJson(item)
+/** Adds the world-reading kinds named anywhere in an SNBT text to `found`. */
+function collectSnbt(value: SnbtValue | null, found: Set<string>): void {
+  if (value === null) return
+  if (value.kind === 'list') for (const item of value.items) collectSnbt(item, found)
+  if (value.kind !== 'compound') return
+  for (const [name, member] of value.members) {
+    if (WORLD_READING_KINDS.includes(name)) found.add(name)
+    collectSnbt(member, found)
+  }
+}
+
+/** Adds the world-reading kinds named anywhere in JSON text to `found`, to `MAX_SNBT_DEPTH`. */
+function collectJson(
+  value: unknown,
+  depth: number,
+  found: Set<string>,
+  tooDeep: { array: boolean; object: boolean },
+): void {
+  if (typeof value !== 'object' || value === null) return
+  const isArray = Array.isArray(value)
+  if (depth >= MAX_SNBT_DEPTH) {
+    if (isArray) tooDeep.array = true
+    else tooDeep.object = true
     return
   }
-  if (typeof value !== 'object' || value === null) return
+  if (isArray) {
+    for (const item of value) collectJson(item, depth + 1, found, tooDeep)
+    return
+  }
   for (const [name, member] of Object.entries(value)) {
-    if (WORLD_READING_KINDS.includes(name)) throw new UnsafeContent('text', name)
-    checkJson(member)
+    if (WORLD_READING_KINDS.includes(name)) found.add(name)
+    collectJson(member, depth + 1, found, tooDeep)
   }
 }

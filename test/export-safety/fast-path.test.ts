@@ -29,7 +29,7 @@ const quotedArb = fc
 const wordArb = fc.stringMatching(/^[0-9A-Za-z_\-.+]{1,6}$/)
 const keyArb = fc.oneof(
   fc.constantFrom(...new Set(TYPES.flatMap((type) => [...PART_KEYS[type]]))),
-  fc.constantFrom('Passengers', 'id', 'UUID', 'selector'),
+  fc.constantFrom('Passengers', 'id', 'UUID', 'selector', 'nbt', 'score', 'nbt ', 'scores'),
 )
 
 const valueArb: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
@@ -56,6 +56,19 @@ const commandArb = fc
       `data merge entity @e[type=${type},tag=${tag}${extra}] {${members.map(([k, v]) => `${k}:${v}`).join(',')}}`,
   )
 
+/** Texts and items written as SNBT, holding (or not) a world-reading component's name. */
+const textCommandArb = fc
+  .tuple(
+    fc.constantFrom(...TYPES),
+    fc.constantFrom('CustomName', 'text', 'item'),
+    fc.constantFrom('nbt', 'score', 'selector', 'extra', 'lore', 'text'),
+    wordArb,
+  )
+  .map(
+    ([type, key, name, word]) =>
+      `data merge entity @e[type=${type},tag=${PLACEHOLDER}_0] {${key}:{components:{${name}:${word}},${name}:[{${name}:1b}]}}`,
+  )
+
 /** The full grammar's verdict: null when accepted, else the refusal's reason. */
 function fullVerdict(check: CommandCheck, command: string): string | null {
   try {
@@ -72,7 +85,7 @@ describe('the fast path of data merge', () => {
     let fast = 0
     let refused = 0
     fc.assert(
-      fc.property(commandArb, (command) => {
+      fc.property(fc.oneof(commandArb, textCommandArb), (command) => {
         const check = new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER)
         const spelled = JSON.stringify(command)
         const verdict = fullVerdict(new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER), command)

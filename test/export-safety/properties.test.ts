@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkExportSafety } from '../../src/client'
 import { PLACEHOLDER } from '../support/fixtures'
+import { readsTheSame } from '../support/plugin-readers'
 
 /**
  * Random legitimate exports (any number of displays, animations, frames, sounds, with or
@@ -236,6 +237,15 @@ describe('the display-model vocabulary on random exports', () => {
           safe: true,
         })
         expect(checkExportSafety(escapeLetters(text, seed))).toEqual({ safe: true })
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("reads, under every plugin's own reader, as entities the check accepts", () => {
+    fc.assert(
+      fc.property(modelArb, (model) => {
+        expect(readsTheSame(exportText(model))).toBe(true)
       }),
       { numRuns: 300 },
     )

@@ -110,6 +110,30 @@ describe('the display-model vocabulary on the test vectors', () => {
     })
   })
 
+  it('reads keyframes of more than 16,000 frames a frame at a time, to the same verdicts', () => {
+    const frames = Array.from({ length: 20_000 }, (_, i) => `"${i}":[]`).join(',')
+    const padded = (text: string) =>
+      text.replace('"anim_keyframes":{', `"anim_keyframes":{"pad":{${frames}},`)
+    const vectors = VECTORS.filter((vector) => vector.text.includes('"anim_keyframes":{"'))
+    expect(vectors.length).toBeGreaterThan(30)
+    for (const vector of vectors) {
+      expect(checkExportSafety(padded(vector.text)), vector.file).toEqual(
+        checkExportSafety(vector.text),
+      )
+    }
+    const bad = padded(ALLOWED_VECTORS[0]!.text).replace('"pad":{"0":[]', '"pad":{"0":[1]')
+    expect(checkExportSafety(bad)).toMatchObject({
+      reason: 'shape',
+      path: 'content.datapack.anim_keyframes.pad.0[0]',
+    })
+  })
+
+  it('reads a surrogate pair written as two escapes as one character, as JSON.parse does', () => {
+    const vector = VECTORS.find((v) => v.file === 'refused-foreign-key-in-data-merge.json')!
+    const text = vector.text.replace('{Command', '{\\ud83d\\ude00')
+    expect(checkExportSafety(text)).toMatchObject({ reason: 'syntax', found: '\u{1F600}' })
+  })
+
   it('holds a fetched export to the tag it was fetched with', () => {
     const text = fetched(FIXTURES['reading-41-displays']!)
     expect(checkExportSafety(text, { tag: 'bde' })).toEqual({ safe: true })

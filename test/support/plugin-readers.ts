@@ -1,3 +1,5 @@
+import { checkExportSafety } from '../../src/client'
+
 /**
  * The public plugins' own ways of cutting what they fetch, as docs/export-safety.md ("Readers
  * this check holds for") describes them, written again here to test that no accepted export
@@ -5,20 +7,23 @@
  * summon them) that the plugin would hand to the game.
  */
 
+/** An entity a reader hands to the game: the type it summons, the compound it gives. */
+export interface ReaderEntity {
+  type: string
+  compound: string
+}
+
 /**
  * Scrulius/SuperBlocksDisplays: splits each passenger string at `(?<=\}),(?=\{id:"minecraft:)`
- * (blind to quotes), takes the type from `^\{id:"minecraft:([^"]+)"` (else `item_display`), drops
- * that first `{id:"minecraft:...",` and summons `minecraft:<type>` with the rest. The entity the
- * game then makes is the rest with the command's type, given here as a compound whose last `id`
- * is that type (the check keeps the last `id`); a piece that is no compound is null.
+ * (blind to quotes), takes the type from `^\{id:"minecraft:([^"]+)"` (else `item_display`),
+ * drops that first `{id:"minecraft:...",` and summons `minecraft:<type>` with the rest: the game
+ * makes an entity of that type from the piece's data.
  */
-export function superBlocksDisplays(passengers: string): Array<string | null> {
-  return passengers.split(/(?<=\}),(?=\{id:"minecraft:)/).map((piece) => {
-    const type = /^\{id:"minecraft:([^"]+)"/.exec(piece)?.[1] ?? 'item_display'
-    const rest = piece.replace(/\{id:"minecraft:[^"]+",?/, '{')
-    if (!rest.startsWith('{') || !rest.endsWith('}')) return null
-    return `${rest.slice(0, -1)},id:"minecraft:${type}"}`
-  })
+export function superBlocksDisplays(passengers: string): ReaderEntity[] {
+  return passengers.split(/(?<=\}),(?=\{id:"minecraft:)/).map((piece) => ({
+    type: /^\{id:"minecraft:([^"]+)"/.exec(piece)?.[1] ?? 'item_display',
+    compound: piece,
+  }))
 }
 
 /**
@@ -29,10 +34,11 @@ export function superBlocksDisplays(passengers: string): Array<string | null> {
  * brackets blind to quotes, cuts it into compounds counting braces blind to quotes, and removes
  * the `Passengers:[...]` member from the piece; each part is one entity.
  */
-export function sansCraft(passengers: string): string[] {
+export function sansCraft(passengers: string): ReaderEntity[] {
   const flat: string[] = []
   for (const piece of splitObjects(passengers)) collectAllPassengers(piece, flat)
-  return flat
+  // It makes each entity of the type its compound names.
+  return flat.map((compound) => ({ type: 'block_display', compound }))
 }
 
 function splitObjects(snbt: string): string[] {
@@ -119,4 +125,33 @@ function removePassengersTag(snbt: string): string {
 function collectAllPassengers(snbt: string, flat: string[]): void {
   flat.push(removePassengersTag(snbt))
   for (const child of parsePassengers(snbt)) collectAllPassengers(child, flat)
+}
+
+/** The passenger strings of an export (`passengers`, older `Passengers`). */
+export function passengerStrings(text: string): string[] {
+  const content = (JSON.parse(text) as { content: Record<string, unknown> }).content
+  return [content.passengers, content.Passengers].flat().filter((s) => typeof s === 'string')
+}
+
+const DISPLAYS = new Set(['block_display', 'item_display', 'text_display'])
+
+/**
+ * Whether the game, handed `entity` by a reader, makes only what the check accepts: a display
+ * entity (the reader's type; SuperBlocksDisplays makes an id written without `minecraft:` an
+ * item display, whose unknown keys the game ignores) from a compound that checks as a passenger,
+ * or nothing, as the compound does not parse.
+ */
+function readsAsAccepted({ type, compound }: ReaderEntity): boolean {
+  const verdict = checkExportSafety({ content: { passengers: [compound] } })
+  if (!verdict.safe) return verdict.reason === 'syntax'
+  return DISPLAYS.has(type)
+}
+
+/** Whether `text`'s passengers read, under every documented reader, as accepted entities. */
+export function readsTheSame(text: string): boolean {
+  return passengerStrings(text).every(
+    (passengers) =>
+      superBlocksDisplays(passengers).every(readsAsAccepted) &&
+      sansCraft(passengers).every(readsAsAccepted),
+  )
 }
