@@ -3,9 +3,8 @@ package dev.exportservice.client.internal.safety;
 import dev.exportservice.client.internal.json.JsonReader;
 import dev.exportservice.client.internal.snbt.Snbt;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,12 +24,23 @@ final class JsonText {
   private JsonText() {}
 
   /**
-   * Throws {@code text} when the JSON text {@code value} (an SNBT string holding JSON, or SNBT
-   * text components) has a component that reads the world: {@code found} its kind, the first met
-   * depth first. A string holding '{' or '[' that is not strict JSON: {@code not JSON}.
+   * Throws when the JSON text {@code value} reads the world. A list is read item by item, in
+   * order; each string (JSON text) or SNBT compound is one text: a string holding '{' or '[' that
+   * is not strict JSON is {@code text} {@code not JSON}; JSON nested deeper than the SNBT depth
+   * limit is {@code depth} ({@code found} '[' when an array is too deep, else '{'); then, when the
+   * text holds components of several kinds, {@code found} is the first of the world-reading kinds
+   * ({@code selector}, {@code nbt}, {@code score}) it holds, wherever they stand, so that the
+   * order a reader walks keys in never changes the verdict.
    */
   static void check(Object value) {
-    if (value instanceof String) {
+    if (value instanceof List) {
+      for (Object item : (List<?>) value) check(item);
+      return;
+    }
+    Set<String> found = new HashSet<>();
+    if (value instanceof Snbt.Compound) {
+      collectSnbt(value, found);
+    } else if (value instanceof String) {
       String text = (String) value;
       if (text.indexOf('{') < 0 && text.indexOf('[') < 0) return;
       Object parsed;
@@ -39,15 +49,14 @@ final class JsonText {
       } catch (IllegalArgumentException notJson) {
         throw new UnsafeContent(UnsafeContent.Reason.TEXT, "not JSON");
       }
-      checkJson(parsed);
-    } else if (value instanceof List) {
-      for (Object item : (List<?>) value) check(item);
-    } else if (value instanceof Snbt.Compound) {
-      Snbt.Compound compound = (Snbt.Compound) value;
-      for (int i = 0; i < compound.size(); i++) {
-        if (KINDS.contains(compound.name(i))) throw new UnsafeContent(UnsafeContent.Reason.TEXT, compound.name(i));
-        check(compound.value(i));
-      }
+      boolean[] tooDeep = collectJson(parsed, found);
+      if (tooDeep[0]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "[");
+      if (tooDeep[1]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "{");
+    } else {
+      return;
+    }
+    for (String kind : Vocabulary.WORLD_READING_KINDS) {
+      if (found.contains(kind)) throw new UnsafeContent(UnsafeContent.Reason.TEXT, kind);
     }
   }
 
@@ -64,52 +73,46 @@ final class JsonText {
     }
   }
 
+  /** Adds the world-reading kinds named anywhere in an SNBT text to {@code found}. */
+  private static void collectSnbt(Object value, Set<String> found) {
+    if (value instanceof List) {
+      for (Object item : (List<?>) value) collectSnbt(item, found);
+    } else if (value instanceof Snbt.Compound) {
+      Snbt.Compound compound = (Snbt.Compound) value;
+      for (int i = 0; i < compound.size(); i++) {
+        if (KINDS.contains(compound.name(i))) found.add(compound.name(i));
+        collectSnbt(compound.value(i), found);
+      }
+    }
+  }
+
   /**
-   * Walks parsed JSON depth first, members in the order JavaScript lists an object's own keys
-   * (array indices ascending, then the other names as first written), and throws at the first
-   * world-reading name. A loop with a stack of its own: any depth that parses is walked.
+   * Adds the world-reading kinds named anywhere in parsed JSON to {@code found}, to the depth
+   * limit; returns whether an array, and whether an object, sat past it (not read further). A
+   * loop with a stack of its own.
    */
-  private static void checkJson(Object root) {
-    Deque<Iterator<?>> stack = new ArrayDeque<>();
-    stack.push(List.of(root).iterator());
+  private static boolean[] collectJson(Object root, Set<String> found) {
+    boolean[] tooDeep = {false, false};
+    Deque<Object[]> stack = new ArrayDeque<>();
+    stack.push(new Object[] {root, 0});
     while (!stack.isEmpty()) {
-      Iterator<?> next = stack.peek();
-      if (!next.hasNext()) {
-        stack.pop();
+      Object[] next = stack.pop();
+      Object value = next[0];
+      int depth = (Integer) next[1];
+      if (!(value instanceof List) && !(value instanceof Map)) continue;
+      if (depth >= Snbt.MAX_DEPTH) {
+        tooDeep[value instanceof List ? 0 : 1] = true;
         continue;
       }
-      Object item = next.next();
-      Object value = item;
-      if (item instanceof Map.Entry) {
-        Map.Entry<?, ?> member = (Map.Entry<?, ?>) item;
-        if (KINDS.contains((String) member.getKey())) {
-          throw new UnsafeContent(UnsafeContent.Reason.TEXT, (String) member.getKey());
+      if (value instanceof List) {
+        for (Object item : (List<?>) value) stack.push(new Object[] {item, depth + 1});
+      } else {
+        for (Map.Entry<?, ?> member : ((Map<?, ?>) value).entrySet()) {
+          if (KINDS.contains((String) member.getKey())) found.add((String) member.getKey());
+          stack.push(new Object[] {member.getValue(), depth + 1});
         }
-        value = member.getValue();
       }
-      if (value instanceof List) stack.push(((List<?>) value).iterator());
-      else if (value instanceof Map) stack.push(inJavaScriptOrder((Map<?, ?>) value).iterator());
     }
-  }
-
-  /** An object's members as {@code Object.entries} lists them. */
-  private static List<Map.Entry<?, ?>> inJavaScriptOrder(Map<?, ?> object) {
-    List<Map.Entry<?, ?>> indices = new ArrayList<>();
-    List<Map.Entry<?, ?>> others = new ArrayList<>();
-    for (Map.Entry<?, ?> member : object.entrySet()) {
-      (isArrayIndex((String) member.getKey()) ? indices : others).add(member);
-    }
-    if (indices.isEmpty()) return others;
-    indices.sort((a, b) -> Long.compare(Long.parseLong((String) a.getKey()), Long.parseLong((String) b.getKey())));
-    indices.addAll(others);
-    return indices;
-  }
-
-  /** A canonical array index: 0 to 2^32 - 2, no sign, no leading zero. */
-  private static boolean isArrayIndex(String name) {
-    if (name.isEmpty() || name.length() > 10) return false;
-    if (name.length() > 1 && name.charAt(0) == '0') return false;
-    for (int i = 0; i < name.length(); i++) if (name.charAt(i) < '0' || name.charAt(i) > '9') return false;
-    return Long.parseLong(name) <= 4_294_967_294L;
+    return tooDeep;
   }
 }

@@ -25,16 +25,19 @@ class SafetyRulesTest {
   }
 
   @Test
-  void jsonTextIsWalkedInTheOrderJavaScriptListsKeys() {
+  void jsonTextNamesTheFirstWorldReadingKindItHoldsWhereverItStands() {
     String at = "content.datapack.anim_keyframes.a.0[0]";
-    // Array indices come first, whatever the order written.
-    assertEquals(List.of("text", at, "score"), verdict(frame("{CustomName:'{\"b\":{\"nbt\":1},\"0\":{\"score\":1}}'}")));
+    // selector, nbt, score in that order, whatever order a reader walks the keys in.
+    assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:'{\"b\":{\"score\":1},\"0\":{\"nbt\":1}}'}")));
+    assertEquals(List.of("text", at, "selector"), verdict(frame("{CustomName:'[{\"nbt\":1},[{\"selector\":1}]]'}")));
     // A repeated key keeps its first place and its last value: the nbt component is gone.
     assertNull(frame("{CustomName:'{\"a\":{\"nbt\":1},\"a\":2}'}"));
     // An SNBT compound is text too (the service's fast path must not wave it through).
     assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:{a:{nbt:1},a:2}}")));
     assertEquals(List.of("text", at, "not JSON"), verdict(frame("{CustomName:'{\"a\":}'}")));
-    assertNull(frame("{CustomName:'" + "[".repeat(5000) + "1" + "]".repeat(5000) + "'}"), "any depth that parses");
+    assertNull(frame("{CustomName:'" + "[".repeat(64) + "1" + "]".repeat(64) + "'}"));
+    assertEquals(List.of("depth", at, "["), verdict(frame("{CustomName:'" + "[".repeat(5000) + "1" + "]".repeat(5000) + "'}")));
+    assertEquals(List.of("depth", at, "{"), verdict(frame("{CustomName:'" + "{\"a\":".repeat(65) + "1" + "}".repeat(65) + "'}")));
   }
 
   @Test
