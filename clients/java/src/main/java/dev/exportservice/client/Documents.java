@@ -21,6 +21,24 @@ final class Documents {
     }
   }
 
+  /**
+   * The tag a parsed document's parts carry as {@code <tag>_<n>} (what its selectors must begin
+   * with), or the placeholder when none does.
+   */
+  static String tagOf(Object document) {
+    String tag = ModelReader.tagOf(document);
+    return tag == null || tag.isEmpty() ? ExportSafety.PLACEHOLDER : tag;
+  }
+
+  /** Throws unless a parsed document is of the form {@code {"content": {...}}}. */
+  static void requireExport(Object document, int status) {
+    try {
+      ModelReader.requireExport(document);
+    } catch (NotAnExport notAnExport) {
+      throw failure(notAnExport, status);
+    }
+  }
+
   /** The model of a parsed document. */
   static Model model(Object document, int status) {
     try {

@@ -13,6 +13,8 @@ public final class Export {
   private final long expiresInSeconds;
   private final RateLimit rateLimit;
   private final boolean checkSafety;
+  /** The tag the service put in place of the placeholder, or null when the caller cannot know it. */
+  private final String tag;
   private volatile Model model;
 
   /**
@@ -24,10 +26,11 @@ public final class Export {
    * @param rateLimit the rate-limit state, or null when the response carried none
    */
   public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
-    this(bytes.clone(), expiresInSeconds, rateLimit, true);
+    this(bytes.clone(), expiresInSeconds, rateLimit, true, null);
   }
 
-  private Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit, boolean checkSafety) {
+  private Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit, boolean checkSafety, String tag) {
+    this.tag = tag;
     this.bytes = bytes;
     this.body = new String(this.bytes, StandardCharsets.UTF_8);
     this.expiresInSeconds = expiresInSeconds;
@@ -36,17 +39,20 @@ public final class Export {
   }
 
   /**
-   * The export of a 200 response. Unless {@code allowUnsafe}, its body is read into the model
-   * and checked now, so that an unsafe export or a body that is not an export fails the call.
+   * The export of a 200 response to a request for {@code tag} (what the service made of the tag
+   * asked for; null when the service chose it). Unless {@code allowUnsafe}, its body is read into
+   * the model and checked now, so that an unsafe export or a body that is not an export fails the
+   * call.
    */
-  static Export of(HttpResponse<byte[]> response, boolean allowUnsafe) {
+  static Export of(HttpResponse<byte[]> response, boolean allowUnsafe, String tag) {
     Failures.requireJson(response);
     Export export =
         new Export(
             response.body(),
             ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
             ResponseHeaders.rateLimit(response.headers()),
-            !allowUnsafe);
+            !allowUnsafe,
+            tag);
     if (!allowUnsafe) export.model();
     return export;
   }
@@ -55,7 +61,9 @@ public final class Export {
    * The display model of this export, parsed from the body on the first call and kept: its
    * parts, summon command, animations, sounds and hitbox. Checked against the display-model
    * vocabulary ({@link ExportSafety}) unless the client was built with
-   * {@code allowUnsafeExports(true)}.
+   * {@code allowUnsafeExports(true)}: with the tag the export was fetched with, or, when the
+   * service chose it (no tag asked for) or for an export made with the public constructor, the
+   * model's own tag ({@link Model#tag()}).
    *
    * @return the model
    * @throws UnsafeExportException for an export outside the vocabulary
@@ -65,7 +73,8 @@ public final class Export {
     Model parsed = model;
     if (parsed == null) {
       Object document = Documents.parse(body, 200);
-      if (checkSafety) ExportSafety.check(document, 200, rateLimit);
+      Documents.requireExport(document, 200);
+      if (checkSafety) ExportSafety.check(document, tag != null ? tag : Documents.tagOf(document), 200, rateLimit);
       parsed = Documents.model(document, 200);
       model = parsed;
     }

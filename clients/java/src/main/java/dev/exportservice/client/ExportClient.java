@@ -68,6 +68,8 @@ public final class ExportClient {
   // Spec 8: exactly six ASCII digits; other scripts' digits do not count.
   private static final Pattern PUBLICATION_ID = Pattern.compile("[0-9]{6}");
   private static final String HEAD = "HEAD";
+  /** The longest tag the service keeps. */
+  private static final int MAX_TAG_CHARS = 100;
   private static final String GET = "GET";
   private static final System.Logger LOG = System.getLogger(ExportClient.class.getName());
 
@@ -126,7 +128,8 @@ public final class ExportClient {
    * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model})
    */
   public CompletableFuture<Export> fetch(String id, String tag) {
-    return call(GET, id, tag, response -> Export.of(response, allowUnsafeExports));
+    String served = servedTag(tag);
+    return call(GET, id, tag, response -> Export.of(response, allowUnsafeExports, served));
   }
 
   /**
@@ -296,6 +299,21 @@ public final class ExportClient {
     if (timeout != null) request.timeout(timeout);
     for (String[] header : extraHeaders) request.header(header[0], header[1]);
     return request.build();
+  }
+
+  /**
+   * What the service makes of {@code tag} (its ASCII letters, digits, '_' and '-', at most 100):
+   * what it puts in place of the placeholder. Null when nothing is left: the service's default,
+   * which the client does not know.
+   */
+  private static String servedTag(String tag) {
+    if (tag == null) return null;
+    StringBuilder kept = new StringBuilder();
+    for (int i = 0; i < tag.length() && kept.length() < MAX_TAG_CHARS; i++) {
+      char c = tag.charAt(i);
+      if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') kept.append(c);
+    }
+    return kept.length() == 0 ? null : kept.toString();
   }
 
   /** RFC 3986 percent-encoding of a query value ({@code URLEncoder} writes a space as '+'). */

@@ -16,6 +16,9 @@ import java.util.Objects;
  * {@link Model#parse(String)} always does.
  */
 public final class ExportSafety {
+  /** The tag placeholder of the published form. */
+  static final String PLACEHOLDER = "[MODELSERVERTAG]";
+
   private ExportSafety() {}
 
   /**
@@ -29,12 +32,33 @@ public final class ExportSafety {
    * @throws ExportServiceException when the text is not JSON
    */
   public static void check(String json) {
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), 0, null);
+    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), PLACEHOLDER, 0, null);
   }
 
-  /** Checks a parsed document; {@code status} and {@code rateLimit} go into the exception. */
-  static void check(Object document, int status, RateLimit rateLimit) {
-    Refusal refusal = SafetyCheck.find(document);
+  /**
+   * Checks an export document's text as fetched with {@code tag} (the tag the service put in
+   * place of the placeholder: what it made of the tag asked for): every selector's {@code tag=}
+   * must begin with it, so that the model's commands reach only this copy's parts.
+   *
+   * @param json the document's text
+   * @param tag the tag the export was fetched with, as the service made it (never empty)
+   * @throws UnsafeExportException when the export is outside the vocabulary: its
+   *     {@link UnsafeExportException#path()} is the path the service names
+   * @throws ExportServiceException when the text is not JSON
+   * @throws IllegalArgumentException when {@code tag} is empty
+   */
+  public static void check(String json, String tag) {
+    Objects.requireNonNull(tag, "tag");
+    if (tag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
+    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), tag, 0, null);
+  }
+
+  /**
+   * Checks a parsed document whose selectors' tags begin with {@code modelTag}; {@code status}
+   * and {@code rateLimit} go into the exception.
+   */
+  static void check(Object document, String modelTag, int status, RateLimit rateLimit) {
+    Refusal refusal = SafetyCheck.find(document, modelTag);
     if (refusal == null) return;
     throw new UnsafeExportException(
         refusal.message(), refusal.path(), refusal.reason(), refusal.found(), status, rateLimit);

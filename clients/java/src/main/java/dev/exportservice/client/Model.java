@@ -85,8 +85,9 @@ public final class Model {
   }
 
   /**
-   * The model of an export document's text (a saved copy, or one read elsewhere), after
-   * {@link ExportSafety#check(String)}.
+   * The model of an export document's text (a saved copy, or one read elsewhere), after the
+   * safety check with the model's own tag ({@link #tag()}: the placeholder in a published
+   * document, the tag a saved copy was fetched with); {@link #parse(String, String)} names it.
    *
    * @param json the export document's text, {@code {"content": {...}}}
    * @return its model
@@ -95,7 +96,28 @@ public final class Model {
    */
   public static Model parse(String json) {
     Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
-    ExportSafety.check(document, 0, null);
+    Documents.requireExport(document, 0);
+    ExportSafety.check(document, Documents.tagOf(document), 0, null);
+    return Documents.model(document, 0);
+  }
+
+  /**
+   * The model of an export document's text fetched with {@code tag}, after
+   * {@link ExportSafety#check(String, String)}: every selector's tag must begin with it.
+   *
+   * @param json the export document's text, {@code {"content": {...}}}
+   * @param tag the tag it was fetched with, as the service made it (never empty)
+   * @return its model
+   * @throws UnsafeExportException for an export outside the display-model vocabulary
+   * @throws ExportServiceException for a document that is not an export
+   * @throws IllegalArgumentException when {@code tag} is empty
+   */
+  public static Model parse(String json, String tag) {
+    Objects.requireNonNull(tag, "tag");
+    if (tag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
+    Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
+    Documents.requireExport(document, 0);
+    ExportSafety.check(document, tag, 0, null);
     return Documents.model(document, 0);
   }
 

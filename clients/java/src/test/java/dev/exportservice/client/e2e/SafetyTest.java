@@ -40,6 +40,22 @@ class SafetyTest {
   }
 
   @Test
+  void aFetchedExportsSelectorsMustCarryTheTagAskedFor() throws Exception {
+    String served =
+        Files.readString(VECTORS.resolve("allowed-hitbox-interaction.json")).replace("[MODELSERVERTAG]", "bde");
+    try (FakeService service = FakeService.json(200, served)) {
+      ExportClient client = ExportClient.builder(service.url()).build();
+      // What the service makes of the tag: its letters, digits, '_' and '-'.
+      assertEquals(served, client.fetch("123456", "b.d e").get(30, TimeUnit.SECONDS).body());
+      UnsafeExportException other = Failed.with(UnsafeExportException.class, client.fetch("123456", "gate"));
+      assertEquals("selector", other.reason());
+      assertTrue(other.found().startsWith("tag=bde_"), other.found());
+      // No tag asked for: the service's default, which the client does not know; the parts' own.
+      assertEquals(served, client.fetch("123456", null).get(30, TimeUnit.SECONDS).body());
+    }
+  }
+
+  @Test
   void aBodyThatIsNotAnExportFailsTheFetchNamingWhatWasFound() throws Exception {
     try (FakeService service = FakeService.json(200, "{\"status\":\"ok\",\"items\":[]}")) {
       ExportServiceException error =

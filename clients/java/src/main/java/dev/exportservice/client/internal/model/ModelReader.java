@@ -39,7 +39,47 @@ public final class ModelReader {
     return new ModelReader().notAnExport("not JSON (" + why + ")", cause);
   }
 
-  private ModelData model(Object document) {
+  /**
+   * The tag the parts of a parsed document carry as {@code <tag>_<n>} (the first part that has
+   * one), or null: what {@link ModelData#tag()} would be, read without failing on any document.
+   *
+   * @param document parsed JSON
+   * @return the model's tag, or null
+   */
+  public static String tagOf(Object document) {
+    if (!(document instanceof Map)) return null;
+    Object content = ((Map<?, ?>) document).get("content");
+    if (!(content instanceof Map)) return null;
+    Map<?, ?> fields = (Map<?, ?>) content;
+    Object value = fields.containsKey("passengers") ? fields.get("passengers") : fields.get("Passengers");
+    List<?> strings = value instanceof List ? (List<?>) value : value == null ? List.of() : List.of(value);
+    for (Object text : strings) {
+      if (!(text instanceof String)) return null;
+      try {
+        for (Snbt.Compound entity : Snbt.compounds((String) text)) {
+          String tag = modelTag(entity, 0);
+          if (tag != null) return tag;
+        }
+      } catch (Snbt.Unreadable notSnbt) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Throws unless a parsed document is an export at all ({@code {"content": {...}}}), before
+   * anything else is read of it: a proxy's or a portal's JSON is "not an export", whatever else
+   * it holds.
+   *
+   * @param document parsed JSON
+   * @throws NotAnExport when it is not of that form
+   */
+  public static void requireExport(Object document) {
+    new ModelReader().exportContent(document);
+  }
+
+  private Map<?, ?> exportContent(Object document) {
     if (!(document instanceof Map)) throw notAnExport(describe(document), null);
     Object content = ((Map<?, ?>) document).get("content");
     if (!(content instanceof Map)) {
@@ -49,7 +89,11 @@ public final class ModelReader {
               : "an object whose content is " + describe(content),
           null);
     }
-    Map<?, ?> fields = (Map<?, ?>) content;
+    return (Map<?, ?>) content;
+  }
+
+  private ModelData model(Object document) {
+    Map<?, ?> fields = exportContent(document);
     List<String> passengers = passengers(fields);
     List<String> compoundTexts = new ArrayList<>();
     int parts = 0;
@@ -213,7 +257,7 @@ public final class ModelReader {
     if (value instanceof Map) return "an object with the members " + names((Map<?, ?>) value);
     if (value instanceof List) return "an array";
     if (value instanceof String) return "a string";
-    if (value instanceof BigDecimal) return "a number";
+    if (value instanceof Number) return "a number";
     return "a boolean";
   }
 

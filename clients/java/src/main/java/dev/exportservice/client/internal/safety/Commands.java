@@ -24,22 +24,29 @@ import dev.exportservice.client.internal.snbt.Snbt;
  * Arguments are separated by one space. Anything else is outside the vocabulary.
  */
 final class Commands {
-  private static final Pattern NUMBER = Pattern.compile("-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
-  private static final Pattern COORDINATE =
-      Pattern.compile("(?:[~^](?:-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))?|-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))");
-  private static final Pattern SOUND_ID = Pattern.compile("(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+");
-  private static final Pattern DISTANCE =
-      Pattern.compile("(?:\\d+(?:\\.\\d*)?|\\.\\d+)?(?:\\.\\.)?(?:\\d+(?:\\.\\d*)?|\\.\\d+)?");
-  private static final Pattern LIMIT = Pattern.compile("\\d+");
-  private static final Pattern PLAYERS = Pattern.compile("@a(?:\\[[^\\]]*\\])?");
+  private static final Pattern NUMBER = Vocabulary.NUMBER;
+  private static final Pattern COORDINATE = Vocabulary.COORDINATE;
+  private static final Pattern SOUND_ID = Vocabulary.SOUND_ID;
+  private static final Pattern DISTANCE = Vocabulary.DISTANCE;
+  private static final Pattern LIMIT = Vocabulary.LIMIT;
+  private static final Pattern PLAYERS = Vocabulary.PLAYSOUND_TARGETS;
+  private static final Set<String> SOUND_SOURCES = Set.copyOf(Vocabulary.SOUND_SOURCES);
+  private static final Set<String> SELECTOR_SORTS = Set.copyOf(Vocabulary.SELECTOR_SORTS);
+  /** Selector arguments beside {@code type} and {@code tag}. */
+  private static final Set<String> SELECTOR_EXTRA_ARGUMENTS = Set.of("distance", "limit", "sort");
+  /** Selector verdicts kept per export, at most: a model targets a few hundred parts. */
+  private static final int MAX_KEPT_SELECTORS = 4096;
 
   /** The tags the model's parts carry; a hitbox's summon adds its own. */
   private final Set<String> ownTags;
+  /** What every selector's tag begins with: the placeholder, or the tag a fetched export was asked with. */
+  private final String modelTag;
   /** A selector's verdict is kept: every frame targets the same parts. */
   private final Map<String, String> selectorTypes = new HashMap<>();
 
-  Commands(Set<String> ownTags) {
+  Commands(Set<String> ownTags, String modelTag) {
     this.ownTags = ownTags;
+    this.modelTag = modelTag;
   }
 
   /**
@@ -87,7 +94,7 @@ final class Commands {
     String type = selectorTypes.get(selector);
     if (type == null) {
       type = checkOwnPartSelector(selector);
-      selectorTypes.put(selector, type);
+      if (selectorTypes.size() < MAX_KEPT_SELECTORS) selectorTypes.put(selector, type);
     }
     Vocabulary.checkPartData(type, words.compoundToEnd(), null);
   }
@@ -95,7 +102,7 @@ final class Commands {
   private static void checkPlaysound(Words words) {
     words.expect(SOUND_ID);
     String source = words.next();
-    if (!Vocabulary.SOUND_SOURCES.contains(source)) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, source);
+    if (!SOUND_SOURCES.contains(source)) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, source);
     String targets = words.next();
     if (!PLAYERS.matcher(targets).matches()) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, targets);
     for (int axis = 0; axis < 3; axis++) words.expect(COORDINATE);
@@ -132,9 +139,12 @@ final class Commands {
         if (named == null || type != null) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
         type = named;
       } else if (name.equals("tag")) {
-        if (!ownTags.contains(value)) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
+        // `tag=!x` (every entity without x) and `tag=` (every untagged one) reach other models.
+        if (value.isEmpty() || value.startsWith("!") || !value.startsWith(modelTag) || !ownTags.contains(value)) {
+          throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
+        }
         tagged = true;
-      } else if (!Vocabulary.SELECTOR_EXTRA_ARGUMENTS.contains(name) || !validExtra(name, value)) {
+      } else if (!SELECTOR_EXTRA_ARGUMENTS.contains(name) || !validExtra(name, value)) {
         throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, argument);
       }
     }
@@ -145,7 +155,7 @@ final class Commands {
   private static boolean validExtra(String name, String value) {
     if (name.equals("distance")) return !value.isEmpty() && DISTANCE.matcher(value).matches();
     if (name.equals("limit")) return LIMIT.matcher(value).matches();
-    return Vocabulary.SELECTOR_SORTS.contains(value);
+    return SELECTOR_SORTS.contains(value);
   }
 
   /** The arguments of {@code @e[...]}, split at the commas outside nested brackets. */
@@ -191,7 +201,7 @@ final class Commands {
     }
 
     Snbt.Compound compoundToEnd() {
-      return Snbt.compoundToEnd(text, position);
+      return Snbt.compoundToEnd(text, position, Readers::check);
     }
   }
 }

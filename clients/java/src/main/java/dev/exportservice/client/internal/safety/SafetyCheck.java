@@ -1,6 +1,8 @@
 package dev.exportservice.client.internal.safety;
 
-import java.math.BigDecimal;
+import dev.exportservice.client.internal.json.JsonArray;
+import dev.exportservice.client.internal.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import dev.exportservice.client.internal.snbt.Snbt;
 import java.util.HashSet;
 import java.util.List;
@@ -12,14 +14,17 @@ import java.util.regex.Pattern;
 
 /**
  * The check of a whole export: find the fields a plugin runs and hold each string against the
- * vocabulary; the first string outside it is the verdict. The service's own check, rule for
- * rule, so that both name the same path (docs/export-safety.md).
+ * vocabulary; the first place outside it is the verdict. The service's own check, rule for rule,
+ * so that both name the same path (docs/export-safety.md, "Order").
  *
- * <p>Order, as the service's: {@code content.passengers}, {@code content.Passengers},
- * {@code content.hitbox} (their parts' tags are what a {@code data merge} may target), then
- * {@code content.commands}, {@code content.datapack.anim_keyframes},
- * {@code content.datapack.sound_keyframes}; inside each, document order, a repeated member
- * counted at its first place with its last value (what the JSON reader keeps).
+ * <p>Order, as the service's: the root's member names, then {@code content}'s, then
+ * {@code content.passengers}, {@code content.Passengers}, {@code content.hitbox} (their parts'
+ * tags are what a {@code data merge} may target), {@code content.commands},
+ * {@code content.datapack} (its member names, then {@code anim_keyframes}, then
+ * {@code sound_keyframes}). In {@code content} and {@code datapack} a repeated member counts at
+ * its first place with its last value (what the JSON reader keeps); inside
+ * {@code anim_keyframes} and {@code sound_keyframes} every member is checked where it stands,
+ * repeated ones included, so whichever a reader keeps was checked.
  *
  * <p>The safety room: it reads a parsed document (the JSON room's maps and lists) through the
  * SNBT room, and answers with a {@link Refusal}; it knows nothing of the client or the model.
@@ -31,58 +36,147 @@ public final class SafetyCheck {
 
   /** The tags the model's parts carry: what a {@code data merge} may target. */
   private final Set<String> ownTags = new HashSet<>();
-  private final Commands commands = new Commands(ownTags);
+  private final Commands commands;
+  /** Bytes of the passenger strings read so far, as written. */
+  private long passengerBytes;
 
-  private SafetyCheck() {}
+  private SafetyCheck(String modelTag) {
+    commands = new Commands(ownTags, modelTag);
+  }
 
   /**
-   * The first place where {@code document} (parsed JSON) is outside the vocabulary, or null. A
-   * document that is not of the form {@code {"content": {...}}} holds nothing a plugin runs.
+   * The first place where the published {@code document} (parsed JSON, tags as placeholders) is
+   * outside the vocabulary, or null.
    *
    * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
    * @return the refusal, or null when the document is inside the vocabulary
    */
   public static Refusal find(Object document) {
+    return find(document, Vocabulary.PLACEHOLDER);
+  }
+
+  /**
+   * The first place where {@code document} (parsed JSON) is outside the vocabulary, or null. A
+   * document that is not of the form {@code {"content": {...}}} holds nothing a plugin runs: null,
+   * once its root names are checked.
+   *
+   * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
+   * @param modelTag what every selector's tag begins with: the placeholder in the published form,
+   *     the tag it was fetched with in a fetched one (never empty)
+   * @return the refusal, or null when the document is inside the vocabulary
+   */
+  public static Refusal find(Object document, String modelTag) {
+    if (modelTag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
     if (!(document instanceof Map)) return null;
-    Object content = ((Map<?, ?>) document).get(CONTENT);
+    Map<?, ?> root = (Map<?, ?>) document;
+    Refusal names = names(root, "", Vocabulary.ROOT_NAMES, true);
+    if (names != null) return names;
+    Object content = root.get(CONTENT);
     if (!(content instanceof Map)) return null;
-    return new SafetyCheck().run((Map<?, ?>) content);
+    Map<?, ?> fields = (Map<?, ?>) content;
+    Refusal contentNames = names(fields, CONTENT, Vocabulary.CONTENT_NAMES, false);
+    if (contentNames != null) return contentNames;
+    return new SafetyCheck(modelTag).run(fields);
   }
 
   private Refusal run(Map<?, ?> fields) {
-    Refusal verdict = strings(fields, "passengers", path("passengers"), this::passengers);
+    Refusal verdict = passengerList(fields, "passengers");
     if (verdict == null) verdict = oldPassengers(fields);
-    if (verdict == null) verdict = strings(fields, "hitbox", path("hitbox"), command -> commands.check(command, true));
-    if (verdict == null) verdict = strings(fields, "commands", path("commands"), command -> commands.check(command, false));
+    if (verdict == null) verdict = member(fields, "hitbox", command -> commands.check(command, true));
+    if (verdict == null) verdict = member(fields, "commands", command -> commands.check(command, false));
     if (verdict == null) verdict = datapack(fields);
     return verdict;
   }
 
-  private static String path(String name) {
-    return memberPath(CONTENT, name);
+  /** The first refused member name of {@code object} at {@code path}, in order. */
+  private static Refusal names(Map<?, ?> object, String path, List<String> checked, boolean only) {
+    for (Object name : object.keySet()) {
+      Refusal verdict = checkName(path, (String) name, checked, only);
+      if (verdict != null) return verdict;
+    }
+    return null;
   }
 
-  /** Passengers as they go inside a summon's {@code Passengers:[...]}: display entities only. */
-  private void passengers(String text) {
+  /**
+   * The refusal of a member {@code name} of the object at {@code parent} unless it is one of
+   * {@code checked} or has nothing to do with them: a name that differs from a checked one only by
+   * characters a reader does not see is {@code member}; a name longer than the limit is
+   * {@code length} at {@code parent}. With {@code only}, every name but the checked ones is
+   * {@code member}.
+   */
+  private static Refusal checkName(String parent, String name, List<String> checked, boolean only) {
+    if (checked.contains(name)) return null;
+    if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(parent, name);
+    if (only || checked.contains(Vocabulary.visiblePart(name))) {
+      return refusal(memberPath(parent, name), UnsafeContent.Reason.MEMBER, spellName(name));
+    }
+    return null;
+  }
+
+  private static Refusal nameTooLong(String parent, String name) {
+    String found = String.valueOf(name.length());
+    return refusal(
+        parent,
+        UnsafeContent.Reason.LENGTH,
+        found,
+        "holds a member name of " + found + " characters, longer than " + Vocabulary.MAX_NAME_CHARS);
+  }
+
+  /**
+   * A passenger string ({@code spelled}: its bytes as the document writes it), as it goes inside
+   * a summon's {@code Passengers:[...]}: display entities only. The one that brings the passenger
+   * strings over the limit as written is refused before it is read.
+   */
+  private void passengers(String text, long spelled) {
+    passengerBytes += spelled;
+    if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), true);
+    }
     Commands.checkOneLine(text);
-    Snbt.forEachCompound(text, compound -> Vocabulary.checkPassenger(compound, ownTags));
+    Snbt.forEachPassenger(text, Readers::check, compound -> Vocabulary.checkPassenger(compound, ownTags));
+  }
+
+  /** Checks each passenger string of the list {@code fields.name} (absent: nothing to check). */
+  private Refusal passengerList(Map<?, ?> fields, String name) {
+    if (!fields.containsKey(name)) return null;
+    Object value = fields.get(name);
+    String path = path(name);
+    if (!(value instanceof List)) return shape(value, path);
+    List<?> items = (List<?>) value;
+    for (int index = 0; index < items.size(); index++) {
+      Object item = items.get(index);
+      String itemPath = path + "[" + index + "]";
+      if (!(item instanceof String)) return shape(item, itemPath);
+      long spelled = items instanceof JsonArray ? ((JsonArray) items).spelledBytes(index) : spelled((String) item);
+      Refusal verdict = checked(itemPath, () -> passengers((String) item, spelled));
+      if (verdict != null) return verdict;
+    }
+    return null;
   }
 
   /** {@code Passengers} of older exports: one string, or a list of them, as {@code passengers}. */
   private Refusal oldPassengers(Map<?, ?> fields) {
     Object value = fields.get("Passengers");
-    if (value instanceof String) return checked(path("Passengers"), () -> passengers((String) value));
-    return strings(fields, "Passengers", path("Passengers"), this::passengers);
+    if (!(value instanceof String)) return passengerList(fields, "Passengers");
+    long spelled = fields instanceof JsonObject ? ((JsonObject) fields).spelledBytes("Passengers") : spelled((String) value);
+    return checked(path("Passengers"), () -> passengers((String) value, spelled));
   }
 
-  /** {@code datapack.anim_keyframes} and {@code datapack.sound_keyframes}: animation, frame, commands. */
+  /** Bytes of a string not read from a document: its UTF-8 (escapes it would need not counted). */
+  private static long spelled(String text) {
+    return text.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /** {@code datapack}: its member names, then {@code anim_keyframes} and {@code sound_keyframes}. */
   private Refusal datapack(Map<?, ?> fields) {
     if (!fields.containsKey("datapack")) return null;
     Object datapack = fields.get("datapack");
     String path = path("datapack");
     if (!(datapack instanceof Map)) return shape(datapack, path);
-    for (String name : List.of("anim_keyframes", "sound_keyframes")) {
-      Map<?, ?> members = (Map<?, ?>) datapack;
+    Map<?, ?> members = (Map<?, ?>) datapack;
+    Refusal names = names(members, path, Vocabulary.DATAPACK_NAMES, false);
+    if (names != null) return names;
+    for (String name : Vocabulary.DATAPACK_NAMES) {
       if (!members.containsKey(name)) continue;
       Refusal verdict = keyframes(members.get(name), memberPath(path, name));
       if (verdict != null) return verdict;
@@ -90,25 +184,39 @@ public final class SafetyCheck {
     return null;
   }
 
+  /** Animation, frame, commands: every member where it stands, repeated names included. */
   private Refusal keyframes(Object keyframes, String path) {
     if (!(keyframes instanceof Map)) return shape(keyframes, path);
-    for (Map.Entry<?, ?> animation : ((Map<?, ?>) keyframes).entrySet()) {
-      String animationPath = memberPath(path, (String) animation.getKey());
+    for (Map.Entry<String, Object> animation : written((Map<?, ?>) keyframes)) {
+      String name = animation.getKey();
+      if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
+      String animationPath = memberPath(path, name);
       if (!(animation.getValue() instanceof Map)) return shape(animation.getValue(), animationPath);
-      Map<?, ?> frames = (Map<?, ?>) animation.getValue();
-      for (Object frame : frames.keySet()) {
+      for (Map.Entry<String, Object> frame : written((Map<?, ?>) animation.getValue())) {
+        if (frame.getKey().length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(animationPath, frame.getKey());
         Refusal verdict =
-            strings(frames, (String) frame, memberPath(animationPath, (String) frame), command -> commands.check(command, false));
+            strings(frame.getValue(), memberPath(animationPath, frame.getKey()), command -> commands.check(command, false));
         if (verdict != null) return verdict;
       }
     }
     return null;
   }
 
+  /** The members of an object as written, repeated names included. */
+  @SuppressWarnings("unchecked")
+  private static List<Map.Entry<String, Object>> written(Map<?, ?> object) {
+    if (object instanceof JsonObject) return ((JsonObject) object).written();
+    return List.copyOf(((Map<String, Object>) object).entrySet());
+  }
+
   /** Checks each string of the list {@code parent.name} (absent: nothing to check). */
-  private Refusal strings(Map<?, ?> parent, String name, String path, Consumer<String> check) {
+  private Refusal member(Map<?, ?> parent, String name, Consumer<String> check) {
     if (!parent.containsKey(name)) return null;
-    Object value = parent.get(name);
+    return strings(parent.get(name), path(name), check);
+  }
+
+  /** Checks each string of the list {@code value}. */
+  private Refusal strings(Object value, String path, Consumer<String> check) {
     if (!(value instanceof List)) return shape(value, path);
     List<?> items = (List<?>) value;
     for (int index = 0; index < items.size(); index++) {
@@ -126,9 +234,24 @@ public final class SafetyCheck {
       check.run();
       return null;
     } catch (UnsafeContent unsafe) {
+      if (unsafe.ofPassengers) {
+        return refusal(
+            path,
+            unsafe.reason,
+            unsafe.found,
+            "brings the passenger strings to " + unsafe.found + " bytes as written, more than "
+                + Vocabulary.MAX_PASSENGER_BYTES);
+      }
       return refusal(path, unsafe.reason, unsafe.found);
     } catch (Snbt.Unreadable unreadable) {
-      return refusal(path, unreadable.tooDeep ? UnsafeContent.Reason.DEPTH : UnsafeContent.Reason.SYNTAX, unreadable.found);
+      switch (unreadable.kind) {
+        case DEPTH:
+          return refusal(path, UnsafeContent.Reason.DEPTH, unreadable.found);
+        case PASSENGERS:
+          return refusal(path, UnsafeContent.Reason.KEY, unreadable.found);
+        default:
+          return refusal(path, UnsafeContent.Reason.SYNTAX, unreadable.found);
+      }
     }
   }
 
@@ -136,8 +259,40 @@ public final class SafetyCheck {
     return refusal(path, UnsafeContent.Reason.SHAPE, jsonType(value));
   }
 
+  private static String jsonType(Object value) {
+    if (value == null || value == JsonObject.NULL) return "null";
+    if (value instanceof Map) return "object";
+    if (value instanceof List) return "array";
+    if (value instanceof String) return "string";
+    if (value instanceof Number) return "number";
+    return "boolean";
+  }
+
+  private static String path(String name) {
+    return memberPath(CONTENT, name);
+  }
+
   private static Refusal refusal(String path, UnsafeContent.Reason reason, String found) {
-    return new Refusal(path, reason.name().toLowerCase(Locale.ROOT), found, path + " " + describe(reason, found) + ".");
+    return refusal(path, reason, found, null);
+  }
+
+  /** The refusal; {@code what} the sentence's end when not the reason's own. */
+  private static Refusal refusal(String path, UnsafeContent.Reason reason, String found, String what) {
+    String cut = cut(found, Vocabulary.MAX_FOUND_CHARS);
+    String where = path.isEmpty() ? "The document" : cut(path, Vocabulary.MAX_MESSAGE_PATH_CHARS);
+    String said = what != null ? what : describe(reason, cut);
+    return new Refusal(path, reason.name().toLowerCase(Locale.ROOT), cut, where + " " + said + ".");
+  }
+
+  /**
+   * {@code text} cut to at most {@code max} UTF-16 code units: the first {@code max - 1} (one
+   * fewer when the last would be the first half of a surrogate pair), then U+2026.
+   */
+  static String cut(String text, int max) {
+    if (text.length() <= max) return text;
+    int end = max - 1;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) end--;
+    return text.substring(0, end) + "\u2026";
   }
 
   private static String describe(UnsafeContent.Reason reason, String found) {
@@ -158,35 +313,39 @@ public final class SafetyCheck {
         return "is a command of " + found + " characters, longer than the game's " + Vocabulary.MAX_COMMAND_CHARS;
       case DEPTH:
         return "nests SNBT deeper than " + Snbt.MAX_DEPTH + " levels (found \"" + found + "\")";
+      case MEMBER:
+        return "is the member \"" + found + "\", which an export does not hold there";
+      case TEXT:
+        return "holds JSON text that reads the world (\"" + found + "\"), which a display model does not";
+      case READER:
+        return "holds a quoted string with \"" + found + "\", which a plugin's own reader would cut into other entities";
+      case COUNT:
+        return "has more than " + Vocabulary.MAX_OWN_TAGS + " " + found + ", more than a display model has";
       default:
         return "is a JSON " + found + ", not what an export writes there";
     }
   }
 
-  private static String jsonType(Object value) {
-    if (value == null) return "null";
-    if (value instanceof Map) return "object";
-    if (value instanceof List) return "array";
-    if (value instanceof String) return "string";
-    if (value instanceof BigDecimal) return "number";
-    return "boolean";
-  }
-
   /**
    * The path of member {@code name} of the value at {@code parent}: JavaScript's property
-   * access, {@code .name} for a plain word, else {@code ["name"]} written as JSON writes it.
+   * access, {@code .name} for a plain word, else {@code ["name"]} spelled by {@link #spellName}.
    */
   static String memberPath(String parent, String name) {
     if (PLAIN_NAME.matcher(name).matches()) return parent.isEmpty() ? name : parent + "." + name;
-    return parent + "[" + jsonString(name) + "]";
+    return parent + "[\"" + spellName(name) + "\"]";
   }
 
-  /** {@code text} as JSON.stringify writes a string. */
-  private static String jsonString(String text) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
+  /**
+   * A name as {@code JSON.stringify} spells it between its quotes, and then every code point that
+   * is unprintable or that a reader does not see (U+007F-U+009F, U+2028, U+2029, the vocabulary's
+   * invisible ones) as {@code \\uXXXX}, lower-case hex, one per UTF-16 unit.
+   */
+  static String spellName(String name) {
+    StringBuilder out = new StringBuilder(name.length());
+    for (int i = 0; i < name.length(); ) {
+      int code = name.codePointAt(i);
+      int units = Character.charCount(code);
+      switch (code) {
         case '"': out.append("\\\""); break;
         case '\\': out.append("\\\\"); break;
         case '\b': out.append("\\b"); break;
@@ -195,14 +354,21 @@ public final class SafetyCheck {
         case '\r': out.append("\\r"); break;
         case '\t': out.append("\\t"); break;
         default:
-          boolean lone =
-              Character.isSurrogate(c)
-                  && !(Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1)))
-                  && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1)));
-          if (c < 0x20 || lone) out.append(String.format("\\u%04x", (int) c));
-          else out.append(c);
+          boolean escaped =
+              code < 0x20
+                  || (code >= 0xD800 && code <= 0xDFFF) // a lone surrogate
+                  || (code >= 0x7F && code <= 0x9F)
+                  || code == 0x2028
+                  || code == 0x2029
+                  || Vocabulary.isInvisible(code);
+          if (escaped) {
+            for (int unit = 0; unit < units; unit++) out.append(String.format("\\u%04x", (int) name.charAt(i + unit)));
+          } else {
+            out.appendCodePoint(code);
+          }
       }
+      i += units;
     }
-    return out.append('"').toString();
+    return out.toString();
   }
 }

@@ -26,15 +26,30 @@ final class UnsafeContent extends RuntimeException {
     /** SNBT nested deeper than the limit. */
     DEPTH,
     /** A checked field of another JSON type than the editor writes. */
-    SHAPE
+    SHAPE,
+    /** A root member other than {@code content}, or a name that only looks like a checked one. */
+    MEMBER,
+    /** JSON text with a component that reads the world ({@code selector}, {@code nbt}, {@code score}). */
+    TEXT,
+    /** A quoted string that a plugin's own reader would cut into other entities. */
+    READER,
+    /** More of something than a model has (the tags of its parts). */
+    COUNT
   }
 
   final Reason reason;
   final String found;
+  /** For {@code length}: whether the passenger strings together (not a command) were too long. */
+  final boolean ofPassengers;
 
   UnsafeContent(Reason reason, String found) {
+    this(reason, found, false);
+  }
+
+  UnsafeContent(Reason reason, String found, boolean ofPassengers) {
     super(reason + ": " + found, null, false, false); // no stack trace: a verdict, not a bug
     this.reason = reason;
     this.found = found;
+    this.ofPassengers = ofPassengers;
   }
 }

@@ -1,10 +1,11 @@
 package dev.exportservice.client.internal.safety;
 
-import java.util.HashSet;
+import dev.exportservice.client.internal.snbt.Snbt;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.exportservice.client.internal.snbt.Snbt;
+import java.util.regex.Pattern;
 
 /**
  * The display-model vocabulary as data (docs/export-safety.md), and the checks of the entities a
@@ -13,11 +14,37 @@ import dev.exportservice.client.internal.snbt.Snbt;
  * documentation of display entities and interactions for Minecraft Java Edition 1.21.4, the
  * version the editor exports for, as the service's vocabulary does. An entity may set only its
  * type's keys; the values are not restricted (an item's own contents are rendered, never run),
- * except {@code id}, {@code Passengers} and {@code Tags}, which the check reads.
+ * except {@code id}, {@code Passengers} and {@code Tags}, which the check reads, and JSON text,
+ * which may not read the world ({@link JsonText}).
+ *
+ * <p>The service keeps the same vocabulary in one data file (src/export-safety/vocabulary.json);
+ * this client's tests compare every table here with it, word for word.
  */
 final class Vocabulary {
   /** The game's own limit on a command's length, in UTF-16 code units (a command block's). */
   static final int MAX_COMMAND_CHARS = 32_500;
+
+  /** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
+  static final int MAX_NAME_CHARS = 256;
+
+  /**
+   * Most bytes of passenger strings ({@code passengers} and {@code Passengers} together), as the
+   * document spells them between their quotes: the largest real export has 62,293 for 80
+   * displays, so this holds some 2,700 displays.
+   */
+  static final int MAX_PASSENGER_BYTES = 2_097_152;
+
+  /** Most distinct tags a model's parts may carry (the largest real model carries 136). */
+  static final int MAX_OWN_TAGS = 10_000;
+
+  /** Longest {@code found} of a refusal, in UTF-16 code units; a longer one is cut. */
+  static final int MAX_FOUND_CHARS = 100;
+
+  /** Longest path a refusal's message repeats (the path itself stays whole). */
+  static final int MAX_MESSAGE_PATH_CHARS = 1000;
+
+  /** The tag placeholder of the published form; a fetched export holds the caller's tag there. */
+  static final String PLACEHOLDER = "[MODELSERVERTAG]";
 
   /** The namespace an entity or sound id may leave out. */
   static final String DEFAULT_NAMESPACE = "minecraft:";
@@ -25,22 +52,29 @@ final class Vocabulary {
   /** The entity a hitbox summons. */
   static final String HITBOX_TYPE = "interaction";
 
+  /** The member names the check reads: of the root, of {@code content}, of {@code datapack}. */
+  static final List<String> ROOT_NAMES = List.of("content");
+
+  static final List<String> CONTENT_NAMES = List.of("passengers", "Passengers", "hitbox", "commands", "datapack");
+  static final List<String> DATAPACK_NAMES = List.of("anim_keyframes", "sound_keyframes");
+
   /** Keys every part may set: generic entity data that changes how it looks, never what it runs. */
-  private static final List<String> COMMON_KEYS =
+  static final List<String> COMMON_KEYS =
       List.of("Tags", "Rotation", "Glowing", "CustomName", "CustomNameVisible", "Silent", "NoGravity", "Invulnerable");
 
   /** Keys of every display entity (block, item and text). */
-  private static final List<String> DISPLAY_KEYS =
+  static final List<String> DISPLAY_KEYS =
       List.of(
           "transformation", "billboard", "brightness", "glow_color_override", "view_range",
           "shadow_radius", "shadow_strength", "width", "height", "interpolation_duration",
           "start_interpolation", "teleport_duration");
 
   /**
-   * The keys each part type may set through {@code data merge entity} (and in a summon).
-   * {@code Passengers} is not among them: only a passenger compound may carry passengers.
+   * The keys each part type may set through {@code data merge entity} (and in a summon), in the
+   * data file's order. {@code Passengers} is not among them: only a passenger compound may carry
+   * passengers.
    */
-  static final Map<String, Set<String>> PART_KEYS =
+  static final Map<String, List<String>> PART_KEYS =
       Map.of(
           "block_display", keys(true, "block_state"),
           "item_display", keys(true, "item", "item_display"),
@@ -48,26 +82,87 @@ final class Vocabulary {
               keys(true, "text", "alignment", "background", "default_background", "line_width", "see_through", "shadow", "text_opacity"),
           "interaction", keys(false, "width", "height", "response"));
 
+  private static final Map<String, Set<String>> PART_KEY_SETS =
+      Map.of(
+          "block_display", Set.copyOf(PART_KEYS.get("block_display")),
+          "item_display", Set.copyOf(PART_KEYS.get("item_display")),
+          "text_display", Set.copyOf(PART_KEYS.get("text_display")),
+          "interaction", Set.copyOf(PART_KEYS.get("interaction")));
+
   /** Keys a passenger compound may set besides its type's: its id and its own passengers. */
-  private static final Set<String> PASSENGER_KEYS = Set.of("id", "Passengers");
+  static final List<String> PASSENGER_KEYS = List.of("id", "Passengers");
+
+  /** The commands of a frame and of a hitbox. */
+  static final List<String> FRAME_COMMANDS = List.of("data merge entity", "playsound");
+
+  static final List<String> HITBOX_COMMANDS = List.of("summon");
 
   /** The sound sources of {@code playsound} (the game's sound categories). */
-  static final Set<String> SOUND_SOURCES =
-      Set.of("master", "music", "record", "weather", "block", "hostile", "neutral", "player", "ambient", "voice");
+  static final List<String> SOUND_SOURCES =
+      List.of("master", "music", "record", "weather", "block", "hostile", "neutral", "player", "ambient", "voice");
 
-  /** Selector arguments a {@code data merge entity} target may use beside {@code type} and {@code tag}. */
-  static final Set<String> SELECTOR_EXTRA_ARGUMENTS = Set.of("distance", "limit", "sort");
+  /** The arguments a {@code data merge entity} target may use. */
+  static final List<String> SELECTOR_ARGUMENTS = List.of("type", "tag", "distance", "limit", "sort");
 
   /** Values of the selector argument {@code sort}. */
-  static final Set<String> SELECTOR_SORTS = Set.of("nearest", "furthest", "random", "arbitrary");
+  static final List<String> SELECTOR_SORTS = List.of("nearest", "furthest", "random", "arbitrary");
+
+  /** The word patterns of commands, by name, each matching a whole word. */
+  static final Map<String, String> PATTERNS =
+      Map.of(
+          "number", "-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)",
+          "coordinate", "(?:[~^](?:-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))?|-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))",
+          "soundId", "(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+",
+          "playsoundTargets", "@a(?:\\[[^\\]]*\\])?",
+          "distance", "(?:\\d+(?:\\.\\d*)?|\\.\\d+)?(?:\\.\\.)?(?:\\d+(?:\\.\\d*)?|\\.\\d+)?",
+          "limit", "\\d+");
+
+  /** Entity keys whose value is JSON text: a text display's {@code text}, any part's {@code CustomName}. */
+  static final List<String> TEXT_KEYS = List.of("text", "CustomName");
+
+  /** Members of an item (at any depth inside {@code item}) whose value is JSON text or a list of it. */
+  static final List<String> ITEM_TEXT_KEYS =
+      List.of(
+          "custom_name", "minecraft:custom_name", "item_name", "minecraft:item_name", "lore",
+          "minecraft:lore", "Name", "Lore");
+
+  /** JSON text components that read the world when the game resolves them. */
+  static final List<String> WORLD_READING_KINDS = List.of("selector", "nbt", "score");
+
+  /** What a plugin's own passenger reader takes for an entity's start, in the order checked. */
+  static final List<String> READER_MARKERS = List.of("{id:", "{\"id\":", "Passengers:", "passengers:");
+
+  /**
+   * Code points a reader does not see (format characters, a BOM, fillers, variation selectors),
+   * as inclusive ranges.
+   */
+  static final int[][] INVISIBLE = {
+    {0x00AD, 0x00AD}, {0x034F, 0x034F}, {0x0600, 0x0605}, {0x061C, 0x061C}, {0x06DD, 0x06DD},
+    {0x070F, 0x070F}, {0x0890, 0x0891}, {0x08E2, 0x08E2}, {0x115F, 0x1160}, {0x17B4, 0x17B5},
+    {0x180B, 0x180F}, {0x200B, 0x200F}, {0x202A, 0x202E}, {0x2060, 0x206F}, {0x3164, 0x3164},
+    {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB}, {0x110BD, 0x110BD},
+    {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}
+  };
+
+  static final Pattern NUMBER = Pattern.compile(PATTERNS.get("number"));
+  static final Pattern COORDINATE = Pattern.compile(PATTERNS.get("coordinate"));
+  static final Pattern SOUND_ID = Pattern.compile(PATTERNS.get("soundId"));
+  static final Pattern PLAYSOUND_TARGETS = Pattern.compile(PATTERNS.get("playsoundTargets"));
+  static final Pattern DISTANCE = Pattern.compile(PATTERNS.get("distance"));
+  static final Pattern LIMIT = Pattern.compile(PATTERNS.get("limit"));
+
+  private static final Set<String> PASSENGER_KEY_SET = Set.copyOf(PASSENGER_KEYS);
+  private static final Set<String> TEXT_KEY_SET = Set.copyOf(TEXT_KEYS);
+  private static final String TAGS = "Tags";
+  private static final String ITEM = "item";
 
   private Vocabulary() {}
 
-  private static Set<String> keys(boolean display, String... own) {
-    Set<String> keys = new HashSet<>(COMMON_KEYS);
+  private static List<String> keys(boolean display, String... own) {
+    List<String> keys = new ArrayList<>(COMMON_KEYS);
     if (display) keys.addAll(DISPLAY_KEYS);
     keys.addAll(List.of(own));
-    return Set.copyOf(keys);
+    return List.copyOf(keys);
   }
 
   /** The part type an entity id names (namespace optional), or null when it names none. */
@@ -76,9 +171,23 @@ final class Vocabulary {
     return PART_KEYS.containsKey(name) ? name : null;
   }
 
+  /** Whether the code point {@code code} is one a reader does not see. */
+  static boolean isInvisible(int code) {
+    for (int[] range : INVISIBLE) if (code >= range[0] && code <= range[1]) return true;
+    return false;
+  }
+
+  /** {@code name} without the code points a reader does not see. */
+  static String visiblePart(String name) {
+    StringBuilder visible = new StringBuilder(name.length());
+    name.codePoints().filter(code -> !isInvisible(code)).forEach(visible::appendCodePoint);
+    return visible.toString();
+  }
+
   /**
-   * Checks a passenger compound: a display entity with its type's keys, whose own passengers
-   * are display entities too. Adds the tags of every part to {@code ownTags}.
+   * Checks a passenger compound once it closed (its own passengers were checked as they closed,
+   * {@link Snbt#forEachPassenger}): a display entity with its type's keys. Adds its tags to
+   * {@code ownTags}.
    */
   static void checkPassenger(Snbt.Compound compound, Set<String> ownTags) {
     String type = displayTypeOf(compound);
@@ -91,7 +200,7 @@ final class Vocabulary {
           if (!(passenger instanceof Snbt.Compound)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
           checkPassenger((Snbt.Compound) passenger, ownTags);
         }
-      } else if (!PASSENGER_KEYS.contains(name)) {
+      } else if (!PASSENGER_KEY_SET.contains(name)) {
         checkKey(type, name, value, ownTags);
       }
     }
@@ -108,9 +217,17 @@ final class Vocabulary {
   }
 
   private static void checkKey(String type, String name, Object value, Set<String> ownTags) {
-    if (!PART_KEYS.get(type).contains(name)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-    if (name.equals("Tags") && ownTags != null && value instanceof List) {
-      for (Object tag : (List<?>) value) if (tag instanceof String) ownTags.add((String) tag);
+    if (!PART_KEY_SETS.get(type).contains(name)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
+    if (TEXT_KEY_SET.contains(name)) {
+      JsonText.check(value);
+    } else if (name.equals(ITEM)) {
+      JsonText.checkItem(value);
+    } else if (name.equals(TAGS) && ownTags != null && value instanceof List) {
+      for (Object tag : (List<?>) value) {
+        if (!(tag instanceof String)) continue;
+        ownTags.add((String) tag);
+        if (ownTags.size() > MAX_OWN_TAGS) throw new UnsafeContent(UnsafeContent.Reason.COUNT, "tags");
+      }
     }
   }
 

@@ -77,14 +77,27 @@ public final class Snbt {
   public static final class Unreadable extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** Whether the text nests deeper than {@link #MAX_DEPTH} (else: an unexpected character). */
-    public final boolean tooDeep;
-    /** The unexpected character (one code point, or {@code end of text}), or where nesting went too deep. */
+    /** What is wrong. */
+    public enum Kind {
+      /** An unexpected character. */
+      SYNTAX,
+      /** Nesting deeper than {@link #MAX_DEPTH}. */
+      DEPTH,
+      /** Passengers read one by one that are not a list of compounds. */
+      PASSENGERS
+    }
+
+    /** What is wrong. */
+    public final Kind kind;
+    /**
+     * The unexpected character (one code point, or {@code end of text}), the character where
+     * nesting went too deep, or {@code Passengers}.
+     */
     public final String found;
 
-    Unreadable(boolean tooDeep, String found) {
+    Unreadable(Kind kind, String found) {
       super(found, null, false, false); // no stack trace: a verdict, not a bug
-      this.tooDeep = tooDeep;
+      this.kind = kind;
       this.found = found;
     }
   }
@@ -104,13 +117,21 @@ public final class Snbt {
 
   private static final String TAGS = "Tags";
 
+  private static final String PASSENGERS = "Passengers";
+
   private final String text;
   private int position;
   private final List<TagSite> tags = new ArrayList<>();
+  /** Takes each quoted string's raw text (escapes as written) as its closing quote is read. */
+  private final Consumer<String> onQuoted;
+  /** Takes each passenger compound as it closes (see {@link #forEachPassenger}); null: none. */
+  private final Consumer<Compound> onPassenger;
 
-  private Snbt(String text, int start) {
+  private Snbt(String text, int start, Consumer<String> onQuoted, Consumer<Compound> onPassenger) {
     this.text = text;
     this.position = start;
+    this.onQuoted = onQuoted;
+    this.onPassenger = onPassenger;
   }
 
   /**
@@ -152,7 +173,24 @@ public final class Snbt {
    * @throws Unreadable when {@code text} is not compounds (after the compounds before the fault)
    */
   public static void forEachCompound(String text, Consumer<Compound> each) {
-    forEachCompound(text, (compound, span) -> each.accept(compound));
+    forEachCompound(new Snbt(text, 0, null, null), (compound, span) -> each.accept(compound));
+  }
+
+  /**
+   * Hands each passenger of {@code text} (compounds as {@link #compounds(String)} reads them) to
+   * {@code each} as soon as it closes, its own passengers first: a {@code Passengers} list of a
+   * passenger (or of a compound inside its {@code id} or {@code Tags}) is read compound by
+   * compound, each handed over as it closes, and left empty in the tree. {@code quoted} takes the
+   * raw text of every quoted string (escapes as written) as its closing quote is read.
+   *
+   * @param text the text
+   * @param quoted takes each quoted string's raw text
+   * @param each takes each passenger as it closes
+   * @throws Unreadable when {@code text} is not compounds, or a passenger's {@code Passengers} is
+   *     not a list of compounds ({@link Unreadable.Kind#PASSENGERS})
+   */
+  public static void forEachPassenger(String text, Consumer<String> quoted, Consumer<Compound> each) {
+    forEachCompound(new Snbt(text, 0, quoted, each), (compound, span) -> each.accept(compound));
   }
 
   private interface CompoundAndSpan {
@@ -160,12 +198,15 @@ public final class Snbt {
   }
 
   private static List<TagSite> forEachCompound(String text, CompoundAndSpan each) {
-    Snbt parser = new Snbt(text, 0);
+    return forEachCompound(new Snbt(text, 0, null, null), each);
+  }
+
+  private static List<TagSite> forEachCompound(Snbt parser, CompoundAndSpan each) {
     parser.spaces();
     if (!parser.atEnd()) {
       for (; ; ) {
         int start = parser.position;
-        Compound compound = parser.compound(0);
+        Compound compound = parser.compound(0, true);
         each.accept(compound, new int[] {start, parser.position});
         parser.spaces();
         if (parser.atEnd()) break;
@@ -189,6 +230,24 @@ public final class Snbt {
   }
 
   /**
+   * {@link #compoundToEnd(String, int)}, handing the raw text of every quoted string (escapes as
+   * written) to {@code quoted} as its closing quote is read.
+   *
+   * @param text the text
+   * @param start where the compound's {@code '{'} is
+   * @param quoted takes each quoted string's raw text
+   * @return the compound
+   * @throws Unreadable when it is not one compound to the end
+   */
+  public static Compound compoundToEnd(String text, int start, Consumer<String> quoted) {
+    if (start >= text.length() || text.charAt(start) != '{') throw unexpectedAt(text, start);
+    Snbt parser = new Snbt(text, start, quoted, null);
+    Compound compound = (Compound) parser.value(0, false);
+    if (parser.position != text.length()) throw unexpectedAt(text, parser.position);
+    return compound;
+  }
+
+  /**
    * {@link #compoundToEnd(String, int)}, with where its entity tags sit.
    *
    * @param text the text
@@ -198,8 +257,8 @@ public final class Snbt {
    */
   public static Reading readCompoundToEnd(String text, int start) {
     if (start >= text.length() || text.charAt(start) != '{') throw unexpectedAt(text, start);
-    Snbt parser = new Snbt(text, start);
-    Compound compound = (Compound) parser.value(0);
+    Snbt parser = new Snbt(text, start, null, null);
+    Compound compound = (Compound) parser.value(0, false);
     if (parser.position != text.length()) throw unexpectedAt(text, parser.position);
     return new Reading(List.of(compound), List.<int[]>of(new int[] {start, text.length()}), parser.tags);
   }
@@ -212,7 +271,7 @@ public final class Snbt {
    * @return the failure naming it
    */
   public static Unreadable unexpectedAt(String text, int at) {
-    return new Unreadable(false, characterAt(text, at));
+    return new Unreadable(Unreadable.Kind.SYNTAX, characterAt(text, at));
   }
 
   /**
@@ -259,15 +318,20 @@ public final class Snbt {
     position++;
   }
 
-  private Object value(int depth) {
+  /**
+   * A value; {@code hooked}: a compound in it hands the passengers of its {@code Passengers} to
+   * {@link #onPassenger} (the service's check reads those compounds so: a passenger, and
+   * compounds inside an {@code id} or {@code Tags}).
+   */
+  private Object value(int depth, boolean hooked) {
     char c = at(position);
-    if (!atEnd() && c == '{') return compound(depth);
-    if (!atEnd() && c == '[') return list(depth, false);
+    if (!atEnd() && c == '{') return compound(depth, hooked);
+    if (!atEnd() && c == '[') return list(depth, hooked, false);
     if (!atEnd() && (c == '"' || c == '\'')) return quoted();
     return word();
   }
 
-  private Compound compound(int depth) {
+  private Compound compound(int depth, boolean hooked) {
     enter(depth);
     expect('{');
     Compound compound = new Compound();
@@ -282,8 +346,14 @@ public final class Snbt {
         expect(':');
         spaces();
         compound.names.add(name);
-        boolean tagList = name.equals(TAGS) && at(position) == '[' && !atEnd();
-        compound.values.add(tagList ? list(depth + 1, true) : value(depth + 1));
+        boolean keepsHook = hooked && (name.equals(TAGS) || name.equals("id"));
+        if (hooked && onPassenger != null && name.equals(PASSENGERS)) {
+          compound.values.add(passengers(depth + 1));
+        } else if (name.equals(TAGS) && at(position) == '[' && !atEnd()) {
+          compound.values.add(list(depth + 1, keepsHook, true));
+        } else {
+          compound.values.add(value(depth + 1, keepsHook));
+        }
         spaces();
         if (at(position) == '}' && !atEnd()) break;
       }
@@ -294,19 +364,45 @@ public final class Snbt {
     return compound;
   }
 
-  private Object list(int depth, boolean tagList) {
+  /**
+   * A passenger's {@code Passengers}, each compound handed to {@link #onPassenger} as it closes;
+   * the list is left empty. Anything else than a list of compounds is refused.
+   */
+  private List<Object> passengers(int depth) {
+    if (atEnd() || text.charAt(position) != '[') throw new Unreadable(Unreadable.Kind.PASSENGERS, PASSENGERS);
+    enter(depth);
+    position++;
+    spaces();
+    if (!atEnd() && text.charAt(position) == ']') {
+      position++;
+      return List.of();
+    }
+    for (; ; ) {
+      spaces();
+      if (atEnd() || text.charAt(position) != '{') throw new Unreadable(Unreadable.Kind.PASSENGERS, PASSENGERS);
+      onPassenger.accept(compound(depth + 1, true));
+      spaces();
+      if (!atEnd() && text.charAt(position) == ']') {
+        position++;
+        return List.of();
+      }
+      expect(',');
+    }
+  }
+
+  private Object list(int depth, boolean hooked, boolean tagList) {
     enter(depth);
     expect('[');
     if (at(position + 1) == ';' && position + 1 < text.length() && "BIL".indexOf(at(position)) >= 0) {
       position += 2;
-      items(depth, true, false);
+      items(depth, true, false, false);
       return TypedArray.INSTANCE;
     }
-    return items(depth, false, tagList);
+    return items(depth, false, hooked, tagList);
   }
 
   /** Items up to and including the closing ']'; a list has no empty elements. */
-  private List<Object> items(int depth, boolean wordsOnly, boolean tagList) {
+  private List<Object> items(int depth, boolean wordsOnly, boolean hooked, boolean tagList) {
     List<Object> items = new ArrayList<>();
     spaces();
     if (!atEnd() && text.charAt(position) == ']') {
@@ -316,7 +412,7 @@ public final class Snbt {
     for (; ; ) {
       spaces();
       int start = position;
-      Object item = wordsOnly ? word() : value(depth + 1);
+      Object item = wordsOnly ? word() : value(depth + 1, hooked);
       if (tagList && item instanceof String) {
         char first = text.charAt(start);
         tags.add(new TagSite(first == '"' || first == '\'' ? start + 1 : start, (String) item));
@@ -333,12 +429,14 @@ public final class Snbt {
 
   private String quoted() {
     char quote = text.charAt(position);
+    int start = position + 1;
     StringBuilder value = new StringBuilder();
-    for (int i = position + 1; ; i++) {
+    for (int i = start; ; i++) {
       if (i >= text.length()) throw unexpectedAt(text, i);
       char c = text.charAt(i);
       if (c == quote) {
         position = i + 1;
+        if (onQuoted != null) onQuoted.accept(text.substring(start, i));
         return value.toString();
       }
       if (c == '\\') {
@@ -361,6 +459,6 @@ public final class Snbt {
   }
 
   private void enter(int depth) {
-    if (depth >= MAX_DEPTH) throw new Unreadable(true, String.valueOf(text.charAt(position)));
+    if (depth >= MAX_DEPTH) throw new Unreadable(Unreadable.Kind.DEPTH, String.valueOf(text.charAt(position)));
   }
 }

@@ -1,0 +1,118 @@
+package dev.exportservice.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.exportservice.client.internal.json.JsonReader;
+import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The TypeScript check and this one give the same verdict on thousands of generated exports:
+ * {@code src/test/differential/cases.mjs} mutates the fixtures and the export-safety vectors from
+ * a seed (inserted, deleted and replaced characters, escapes, duplicate and look-alike members,
+ * shape swaps, raw byte-order marks, lengths and depths around the limits) and writes each case
+ * with the service's verdict; every case must get the same {@code safe}, {@code reason},
+ * {@code path} and {@code found} here (or be refused as not JSON on both sides). The seed and the
+ * count come from {@code -Ddifferential.seed} and {@code -Ddifferential.count}.
+ */
+class DifferentialTest {
+  private static final Path ROOT = Path.of(System.getProperty("service.root", "../..")).toAbsolutePath().normalize();
+  private static final long SEED = Long.getLong("differential.seed", 20261126L);
+  private static final int COUNT = Integer.getInteger("differential.count", 6000);
+
+  @Test
+  void everyGeneratedCaseGetsTheSameVerdictInBothLanguages() throws Exception {
+    Path cases = Path.of("target", "differential", "cases-" + SEED + ".jsonl").toAbsolutePath();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "node", "clients/java/src/test/differential/cases.mjs",
+                "--seed", String.valueOf(SEED), "--count", String.valueOf(COUNT), "--out", cases.toString()));
+    // A port in progress: the TypeScript check of another checkout (-Ddifferential.check=DIR).
+    String check = System.getProperty("differential.check");
+    if (check != null) command.addAll(List.of("--check", check));
+    Process node =
+        new ProcessBuilder(command)
+            .directory(ROOT.toFile())
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    // A guard against a hang only: the cases take seconds.
+    assertTrue(node.waitFor(10, TimeUnit.MINUTES), "the generator hung");
+    assertEquals(0, node.exitValue(), said);
+    System.out.print(said);
+
+    int checked = 0;
+    Map<String, Integer> kinds = new TreeMap<>();
+    List<String> disagreements = new ArrayList<>();
+    try (BufferedReader lines = Files.newBufferedReader(cases, StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        Map<?, ?> generated = (Map<?, ?>) JsonReader.parse(line);
+        String text = (String) generated.get("text");
+        Map<String, Object> java = verdict(text, (String) generated.get("tag"));
+        Map<?, ?> typescript = (Map<?, ?>) generated.get("verdict");
+        String kind = kindOf(typescript);
+        kinds.merge(kind, 1, Integer::sum);
+        checked++;
+        if (!java.equals(typescript)) {
+          disagreements.add(
+              "case " + generated.get("case") + " (" + generated.get("how") + "): TypeScript " + typescript
+                  + ", Java " + java + "; " + text.length() + " characters: " + excerpt(text));
+        }
+      }
+    }
+    System.out.println(
+        "differential: " + checked + " cases, seed " + SEED + ", " + disagreements.size() + " disagreements; "
+            + kinds);
+    assertEquals(COUNT, checked, "every generated case was read");
+    assertTrue(
+        disagreements.isEmpty(),
+        disagreements.size() + " of " + checked + " cases differ (seed " + SEED + "):\n"
+            + String.join("\n", disagreements.subList(0, Math.min(40, disagreements.size()))));
+  }
+
+  /** The Java check's verdict, in the form the generator writes the TypeScript one. */
+  static Map<String, Object> verdict(String text, String tag) {
+    Map<String, Object> verdict = new LinkedHashMap<>();
+    try {
+      if (tag == null) ExportSafety.check(text);
+      else ExportSafety.check(text, tag);
+      verdict.put("safe", true);
+    } catch (UnsafeExportException unsafe) {
+      verdict.put("safe", false);
+      verdict.put("reason", unsafe.reason());
+      verdict.put("path", unsafe.path());
+      verdict.put("found", unsafe.found());
+    } catch (ExportServiceException notJson) {
+      verdict.put("threw", notJson.getMessage().contains("it is not JSON") ? "SyntaxError" : notJson.getMessage());
+    } catch (RuntimeException | StackOverflowError failed) {
+      verdict.put("threw", failed.getClass().getSimpleName() + ": " + failed.getMessage());
+    }
+    return verdict;
+  }
+
+  private static String kindOf(Map<?, ?> verdict) {
+    if (verdict.containsKey("threw")) return "not JSON";
+    return Boolean.TRUE.equals(verdict.get("safe")) ? "safe" : String.valueOf(verdict.get("reason"));
+  }
+
+  private static String excerpt(String text) {
+    String start = text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    StringBuilder visible = new StringBuilder();
+    start.codePoints()
+        .forEach(c -> visible.append(c < 0x20 || (c >= 0x7f && c <= 0xa0) || Character.getType(c) == Character.FORMAT
+            ? String.format("\\u%04x", c)
+            : new String(Character.toChars(c))));
+    return visible.toString();
+  }
+}
