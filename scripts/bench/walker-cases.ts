@@ -252,7 +252,7 @@ function countPlaceholders(input: Uint8Array): number {
 export type SyntheticKind = 'dense' | 'sparse'
 
 const FRAME_COMMANDS = 100
-const SPARSE_EVERY = 10_000
+const SPARSE_EVERY = 50_000
 
 /**
  * A synthetic export of about `bytes` bytes (never less), as consecutive pieces of JSON text,
@@ -308,9 +308,12 @@ function command(kind: SyntheticKind, n: number): string {
   if (kind === 'dense') {
     return `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${entity},limit=1] {Tags:["${PLACEHOLDER}_${entity}","${PLACEHOLDER}_root"]}`
   }
-  const tag = n % SPARSE_EVERY === 0 ? `${PLACEHOLDER}_${entity}` : `fixed_${entity}`
+  // Sparse: a placeholder in every SPARSE_EVERY-th command; the others are sounds, since every
+  // selector's tag must begin with the model's tag (docs/export-safety.md).
+  if (n % SPARSE_EVERY !== 0)
+    return `playsound block.note_block.harp block @a ~ ~ ~ 1 ${n % 2}.${entity}0`
   const m = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((k) => pseudoFloat(n * 12 + k))
-  return `data merge entity @e[type=item_display,tag=${tag},distance=..1,limit=1,sort=nearest] {transformation:[${m.join('f,')}f,0f,0f,0f,1f],interpolation_duration:2,start_interpolation:0}`
+  return `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${entity},distance=..1,limit=1,sort=nearest] {transformation:[${m.join('f,')}f,0f,0f,0f,1f],interpolation_duration:2,start_interpolation:0}`
 }
 
 /**
