@@ -29,8 +29,25 @@ export function freePort() {
   })
 }
 
+/**
+ * A port found free may be taken by another process before wrangler binds it (two test suites
+ * side by side each start services): such a start is tried again on another port.
+ */
+const START_ATTEMPTS = 3
+const PORT_TAKEN = /Address already in use/
+
 /** Starts `npm start` on a free port with `vars`; resolves once it answers HTTP. */
 export async function startLocalService(vars = {}, options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(vars, options)
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !PORT_TAKEN.test(String(error))) throw error
+    }
+  }
+}
+
+async function startOnce(vars, options) {
   const port = await freePort()
   const state =
     options.stateDir ?? mkdtempSync(join(tmpdir(), options.statePrefix ?? 'export-service-'))

@@ -29,6 +29,14 @@ interface Started {
  * state, until its output matches `until` or it exits; then stops it.
  */
 async function start(args: string[], until: RegExp): Promise<Started> {
+  // A port found free may be taken before wrangler binds it (suites side by side): try another.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(args, until)
+    if (attempt >= 3 || !/Address already in use/.test(started.output)) return started
+  }
+}
+
+async function startOnce(args: string[], until: RegExp): Promise<Started> {
   const state = mkdtempSync(join(tmpdir(), 'export-service-start-'))
   states.push(state)
   const port = String(await freePort())

@@ -79,8 +79,24 @@ final class LocalService implements AutoCloseable {
         .build();
   }
 
-  /** Starts `npm start` with `vars`; returns once the service answers. */
+  /**
+   * Starts `npm start` with `vars`; returns once the service answers. A port found free may be
+   * taken by another process before wrangler binds it (test suites side by side): such a start is
+   * tried again on another port.
+   */
   static LocalService start(String name, Map<String, String> vars) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(name, vars);
+      } catch (IllegalStateException e) {
+        if (attempt >= 3 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static LocalService startOnce(String name, Map<String, String> vars) throws Exception {
     int port = freePort();
     Path state = Files.createTempDirectory("export-service-java-");
     Path logs = Path.of("target", "service-logs");
