@@ -148,6 +148,8 @@ module.exports = {
           '\\.d\\.ts$',
           '^src/index\\.ts$',
           '^src/client/index\\.ts$',
+          // The settings check of `npm start` and `npm run deploy` (scripts/settings-check.mjs).
+          '^src/settings/index\\.ts$',
           '^web/try-it/src/browser/(page|model-worker)\\.ts$',
         ],
       },

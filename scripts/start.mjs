@@ -1,19 +1,40 @@
 #!/usr/bin/env node
-// `npm start [-- <wrangler dev flags>]`: the service on http://127.0.0.1:8787 with local KV and
-// Durable Objects, offline and quiet. Creates .dev.vars from .dev.vars.example when missing.
+// `npm start [-- --no-examples] [-- <wrangler dev flags>]`: the service on http://127.0.0.1:8787
+// with local KV and Durable Objects, offline and quiet, for local development only (deploying is
+// `npm run deploy`). Creates .dev.vars from .dev.vars.example when missing.
 //
-// Quiet means: wrangler runs at `--log-level warn` unless told otherwise, so a request prints
-// nothing (at `info` wrangler's own line; at `log` also the service's JSON log line, and
-// wrangler's build output and table of bindings), and this script says what a person needs
-// instead: the settings given with --var (the values of secrets never), and when the service
-// answers. A setting the Worker would refuse at startup stops it here, before wrangler starts.
+// Before wrangler starts, every setting is read by the product's own parsers
+// (scripts/settings-check.mjs): one the Worker would refuse, at startup or with a `500`, stops it
+// here with the Worker's message. Quiet means: wrangler runs at `--log-level warn` unless told
+// otherwise, so a request prints nothing (at `info` wrangler's own line; at `log` also the
+// service's JSON log line, and wrangler's build output and table of bindings), and this script
+// says what a person needs instead: the settings given with --var (the values of secrets never),
+// when the service answers, and then the three fixtures it published as examples (their IDs, a
+// curl line, the try-it page), unless `--no-examples`. Without `--persist-to`, it writes its
+// address to .wrangler/local-address while it runs, where `npm run publish` finds it.
 import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { defaultTagProblem } from '../src/contract/wire.ts'
+import { flagValues } from './cli-flags.mjs'
+import {
+  LOCAL_ADDRESS_FILE,
+  publishDocument,
+  retrievalUrl,
+  tokenFromDevVars,
+} from './editor-publish.mjs'
+import { resolvedVars, settingProblems, varsOfFlags } from './settings-check.mjs'
 
 /** Settings whose values are secrets: named when given, never printed. */
 const SECRETS = new Set(['PUBLISH_TOKEN', 'PUBLISH_TOKEN_NEXT', 'LOG_CLIENT_KEY'])
+/** Published once the service answers: the repository's fixtures, the first one in the curl line. */
+const EXAMPLES = [
+  'reading-41-displays.json',
+  'animated-80-displays.json',
+  'stone-gate-136-displays.json',
+]
+const EXAMPLE_TAG = 'my_model_1'
+const NO_EXAMPLES = '--no-examples'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const devVars = new URL('../.dev.vars', import.meta.url)
@@ -22,35 +43,36 @@ if (!existsSync(devVars)) {
   console.log('Created .dev.vars from .dev.vars.example (local PUBLISH_TOKEN=dev-publish-token).')
 }
 
-const flags = process.argv.slice(2)
+const examples = !process.argv.includes(NO_EXAMPLES)
+const flags = process.argv.slice(2).filter((flag) => flag !== NO_EXAMPLES)
 const defaults = []
-if (flagValues('--ip').length === 0) defaults.push('--ip', '127.0.0.1')
-if (flagValues('--port').length === 0) defaults.push('--port', '8787')
-const quiet = flagValues('--log-level').length === 0
+if (flagValues(flags, '--ip').length === 0) defaults.push('--ip', '127.0.0.1')
+if (flagValues(flags, '--port').length === 0) defaults.push('--port', '8787')
+const quiet = flagValues(flags, '--log-level').length === 0
 if (quiet) defaults.push('--log-level', 'warn')
+const ownState = flagValues(flags, '--persist-to').length > 0
 
-const settings = flagValues('--var').map((setting) => {
-  const colon = setting.indexOf(':')
-  return colon < 0
-    ? { name: setting, value: '' }
-    : { name: setting.slice(0, colon), value: setting.slice(colon + 1) }
-})
-// A setting the Worker would refuse at startup is refused here, before wrangler starts: its
-// message alone, not buried under workerd's own report of a Worker that failed to start.
-const problems = settingProblems()
+const givenFlags = flagValues(flags, '--var')
+const given = varsOfFlags(givenFlags)
+// Every setting the Worker would refuse is refused here, before wrangler starts: its message
+// alone, not buried under workerd's report of a failed start or a 500 at the first request.
+const environment = flagValues(flags, '--env')[0] ?? ''
+const problems = await settingProblems(await resolvedVars({ environment, dev: true, given }))
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem)
   console.error('Nothing was started: change the setting and run npm start again.')
   process.exit(1)
 }
-if (settings.length > 0) {
-  const shown = settings.map(({ name, value }) =>
-    isSecret(name) ? `${name} (secret, not shown)` : `${name}=${value}`,
-  )
+if (givenFlags.length > 0) {
+  const shown = givenFlags.map((setting) => {
+    const colon = setting.indexOf(':')
+    const name = colon < 0 ? setting : setting.slice(0, colon)
+    return isSecret(name) ? `${name} (secret, not shown)` : `${name}=${setting.slice(colon + 1)}`
+  })
   console.log(`Settings from --var: ${shown.join(', ')}`)
 }
-const port = flagValues('--port')[0] ?? '8787'
-const ip = flagValues('--ip')[0] ?? '127.0.0.1'
+const port = flagValues(flags, '--port')[0] ?? '8787'
+const ip = flagValues(flags, '--ip')[0] ?? '127.0.0.1'
 const url = `http://${ip === '0.0.0.0' || ip === '*' ? '127.0.0.1' : ip}:${port}`
 if (quiet) console.log(`Starting wrangler dev on ${url} ...`)
 
@@ -66,74 +88,67 @@ const child = spawn('wrangler', ['dev', ...defaults, ...flags], {
   },
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)))
-if (quiet) void announceReady()
-
-/** Every value given to `name`, as `--name value ...` (wrangler's arrays) or `--name=value`. */
-function flagValues(name) {
-  const values = []
-  for (let i = 0; i < flags.length; i++) {
-    if (flags[i].startsWith(`${name}=`)) values.push(flags[i].slice(name.length + 1))
-    else if (flags[i] === name) {
-      while (i + 1 < flags.length && !flags[i + 1].startsWith('--')) values.push(flags[++i])
-    }
-  }
-  return values
-}
+child.on('exit', (code, signal) => {
+  forgetAddress()
+  process.exit(signal ? 1 : (code ?? 0))
+})
+void whenReady()
 
 function isSecret(name) {
   return SECRETS.has(name) || /TOKEN|KEY|SECRET|PASSWORD/i.test(name)
 }
 
-/**
- * What the Worker would refuse at startup (src/index.ts), checked with the same rule on the value
- * wrangler dev would give it: `--var` first, then `.dev.vars`, then `wrangler.toml`'s `[vars]`.
- */
-function settingProblems() {
-  const given = settings.findLast(({ name }) => name === 'DEFAULT_TAG')
-  const value =
-    given?.value ??
-    dotenvValue(new URL('../.dev.vars', import.meta.url), 'DEFAULT_TAG') ??
-    topLevelVar('DEFAULT_TAG')
-  if (value === undefined) return []
-  const problem = defaultTagProblem(value)
-  return problem === null ? [] : [problem]
-}
-
-/** `NAME=value` (quotes optional) of a dotenv file such as .dev.vars, or undefined. */
-function dotenvValue(file, name) {
-  if (!existsSync(file)) return undefined
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = new RegExp(`^\\s*${name}\\s*=\\s*(.*?)\\s*$`).exec(line)
-    if (match) return unquote(match[1])
+/** Once the service answers: says so, notes the address, publishes the examples. */
+async function whenReady() {
+  if (!(await answers())) return
+  if (!ownState) {
+    mkdirSync(dirname(LOCAL_ADDRESS_FILE), { recursive: true })
+    writeFileSync(LOCAL_ADDRESS_FILE, `${url}\n`)
   }
-  return undefined
+  if (quiet) {
+    console.log(
+      `Ready on ${url}. Requests are not listed (npm start -- --log-level log lists each with the service's JSON log line); warnings and errors are. Ctrl+C stops.`,
+    )
+  }
+  if (examples) await publishExamples()
 }
 
-/** `NAME = "value"` in wrangler.toml's top-level `[vars]` table, or undefined. */
-function topLevelVar(name) {
-  const toml = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8')
-  const vars = /^\[vars\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? ''
-  const match = new RegExp(`^\\s*${name}\\s*=\\s*(.*?)\\s*$`, 'm').exec(vars)
-  return match ? unquote(match[1]) : undefined
-}
-
-function unquote(text) {
-  const quoted = /^(["'])(.*)\1$/.exec(text)
-  return quoted ? quoted[2] : text
-}
-
-/** Prints one line once the service answers, unless wrangler has exited first. */
-async function announceReady() {
+/** Waits until the service answers HTTP; false if wrangler exits first. */
+async function answers() {
   while (child.exitCode === null) {
     try {
       await fetch(`${url}/server-api`, { method: 'OPTIONS' })
-      console.log(
-        `Ready on ${url}. Requests are not listed (npm start -- --log-level log lists each with the service's JSON log line); warnings and errors are. Ctrl+C stops.`,
-      )
-      return
+      return true
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
+  return false
+}
+
+/** Publishes the fixtures and prints what to do with them; a failure is said, not fatal. */
+async function publishExamples() {
+  const token = given.PUBLISH_TOKEN ?? tokenFromDevVars()
+  try {
+    const ids = []
+    for (const name of EXAMPLES) {
+      const document = readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
+      ids.push((await publishDocument({ base: url, token, document })).id)
+    }
+    console.log(
+      `Published the examples for 10 minutes (fixtures/; ${NO_EXAMPLES} leaves them out, ` +
+        '`npm run publish -- <file.json>` publishes more):',
+    )
+    for (const [index, name] of EXAMPLES.entries()) console.log(`  ${ids[index]}  ${name}`)
+    console.log(`Fetch one:  curl '${retrievalUrl(url, ids[0], EXAMPLE_TAG)}'`)
+    console.log(`Try it:     ${url}/?id=${ids[0]}&tag=${EXAMPLE_TAG}`)
+  } catch (error) {
+    console.error(`The examples were not published: ${error.message}`)
+  }
+}
+
+/** Removes the address file, if it is still this service's. */
+function forgetAddress() {
+  if (ownState || !existsSync(LOCAL_ADDRESS_FILE)) return
+  if (readFileSync(LOCAL_ADDRESS_FILE, 'utf8').trim() === url) rmSync(LOCAL_ADDRESS_FILE)
 }

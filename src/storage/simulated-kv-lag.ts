@@ -11,8 +11,13 @@ import { isExportMetadata } from './export-metadata'
 /** `env` with its `EXPORTS` lagging when `SIMULATED_KV_LAG_SECONDS` is set, else `env` itself. */
 export function withSimulatedKvLag<E extends Env>(env: E): E {
   if (!env.SIMULATED_KV_LAG_SECONDS) return env
-  const lagSeconds = wholeNumber(env.SIMULATED_KV_LAG_SECONDS, 0, 'SIMULATED_KV_LAG_SECONDS')
+  const lagSeconds = simulatedKvLagSeconds(env)
   return { ...env, EXPORTS: laggingKv(env.EXPORTS, lagSeconds * 1000) }
+}
+
+/** The `SIMULATED_KV_LAG_SECONDS` setting: whole seconds, 0 (no lag) when unset. */
+export function simulatedKvLagSeconds(env: Pick<Env, 'SIMULATED_KV_LAG_SECONDS'>): number {
+  return wholeNumber(env.SIMULATED_KV_LAG_SECONDS, 0, 'SIMULATED_KV_LAG_SECONDS')
 }
 
 /** `kv` whose reads with metadata miss every export published less than `lagMs` ago. */
