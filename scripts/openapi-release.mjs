@@ -2,12 +2,14 @@
 /**
  * `npm run openapi:release`: keeps the OpenAPI document of the version in package.json as
  * released, in openapi/released/<version>.json, the file `npm test` compares every later build
- * with (test/contract/openapi-compat.test.ts). Run it when that version is deployed; a file
- * already there is never overwritten, since what was released does not change afterwards.
+ * with (test/contract/openapi-compat.test.ts). Run it at every production deploy (docs/operations.md):
+ * a version not yet released is released; one released already passes when the built document is
+ * the released one, and fails otherwise, since what was released does not change afterwards.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
 import { build } from 'esbuild'
 import { format, resolveConfig } from 'prettier'
 
@@ -31,8 +33,15 @@ async function builtDocument() {
 const document = await builtDocument()
 const file = join(root, 'openapi', 'released', `${document.info.version}.json`)
 if (existsSync(file)) {
-  console.error(`${file} exists: version ${document.info.version} is released already.`)
-  console.error('Raise the version in package.json (minor for additions, major for a new path).')
+  // Deploying a released version again (a redeploy, a rollback's undo) releases nothing new.
+  if (isDeepStrictEqual(JSON.parse(readFileSync(file, 'utf8')), document)) {
+    console.log(`${document.info.version} is released already, as built: nothing to release.`)
+    process.exit(0)
+  }
+  console.error(`${file} exists, and the built document differs from it.`)
+  console.error(
+    'Raise the version first (CONTRIBUTING.md#versions): npm version patch|minor|major --no-git-tag-version',
+  )
   process.exit(1)
 }
 mkdirSync(dirname(file), { recursive: true })

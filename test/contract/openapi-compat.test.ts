@@ -1,7 +1,8 @@
 /**
  * The contract CI guards: the OpenAPI document the Worker serves, compared with the last one
- * released (openapi/released/<version>.json, written by `npm run openapi:release`). A change
- * that breaks the promise of docs/api.md#compatibility fails here unless the version's major
+ * released (openapi/released/<version>.json, written by `npm run openapi:release`). Under a
+ * released version number it must be that document exactly: any change needs a new version. A
+ * change that breaks the promise of docs/api.md#compatibility fails here unless the version's major
  * number changed; additions pass. The second half holds the check itself to the four breaking
  * changes it must catch, made to the released document, and to additions it must let through.
  */
@@ -41,6 +42,19 @@ describe('the built OpenAPI document against the last released one', () => {
 
   it('is of that version or a later one', () => {
     expect(compareVersions(built.info.version, released.version)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('is, in every member, the released document of its version, once that version is released', () => {
+    const same = RELEASES.find(({ version }) => version === built.info.version)
+    if (same === undefined) {
+      // Not released yet: the next version, newer than every release.
+      expect(compareVersions(built.info.version, released.version)).toBeGreaterThan(0)
+      return
+    }
+    expect(
+      built,
+      `${same.version} is released: raise the version for any change (CONTRIBUTING.md#versions)`,
+    ).toEqual(same.document)
   })
 
   it('breaks nothing of the promise, unless its major number changed', () => {
