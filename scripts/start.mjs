@@ -136,8 +136,7 @@ async function publishExamples() {
       ids.push((await publishDocument({ base: url, token, document })).id)
     }
     console.log(
-      `Published the examples for 10 minutes (fixtures/; ${NO_EXAMPLES} leaves them out, ` +
-        '`npm run publish -- <file.json>` publishes more):',
+      `Examples from fixtures/, published for 10 minutes (${NO_EXAMPLES} leaves them out):`,
     )
     for (const [index, name] of EXAMPLES.entries()) console.log(`  ${ids[index]}  ${name}`)
     console.log(`Fetch one:  curl '${retrievalUrl(url, ids[0], EXAMPLE_TAG)}'`)

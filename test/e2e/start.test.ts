@@ -167,8 +167,7 @@ describe('npm start', () => {
       const lines = ownLines(output)
       const ready = lines.findIndex((line) => line.startsWith('Ready on '))
       expect(lines.slice(ready + 1)).toEqual([
-        'Published the examples for 10 minutes (fixtures/; --no-examples leaves them out, ' +
-          '`npm run publish -- <file.json>` publishes more):',
+        'Examples from fixtures/, published for 10 minutes (--no-examples leaves them out):',
         expect.stringMatching(/^ {2}[1-9][0-9]{5} {2}reading-41-displays\.json$/),
         expect.stringMatching(/^ {2}[1-9][0-9]{5} {2}animated-80-displays\.json$/),
         expect.stringMatching(/^ {2}[1-9][0-9]{5} {2}stone-gate-136-displays\.json$/),

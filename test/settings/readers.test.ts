@@ -26,7 +26,7 @@ const givenVars = Object.fromEntries(
 
 /** The first column of the README's settings table (`| `NAME` | default | meaning |`). */
 function readmeSettings(): string[] {
-  const table = readme.slice(readme.indexOf('| var / secret'))
+  const table = readme.slice(readme.indexOf('| setting  '))
   const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2)
   return rows.map((row) => /^\| `([A-Z0-9_]+)`/.exec(row)![1]!)
 }
