@@ -15,9 +15,16 @@ import { notesOf, type RequestNotes } from './notes'
 import { outcomeOf } from './outcomes'
 
 export { logIncident, logRequest, type RequestLine } from './log'
-export { recordMetrics } from './metrics'
+export { METRIC_BLOBS, METRIC_DOUBLES, recordMetrics } from './metrics'
 export { note, notesOf, routeEvent } from './notes'
-export { outcomeOf, type LimiterVerdict, type MissPenalty } from './outcomes'
+export {
+  outcomeOf,
+  type Incident,
+  type LimiterVerdict,
+  type MissPenalty,
+  type Outcome,
+  type RequestEvent,
+} from './outcomes'
 
 /** Options of `observe`. */
 export interface ObserveOptions {
