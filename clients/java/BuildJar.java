@@ -52,7 +52,7 @@ public final class BuildJar {
     Path classes = build.resolve("classes");
     deleteTree(classes);
     Files.createDirectories(classes);
-    compile(client.resolve("src/main/java"), classes, properties.get("maven.compiler.release"));
+    compile(client.resolve("src/main/java"), classes, compilerOptions(project, properties));
     Map<String, byte[]> resources = resources(project, properties);
 
     Path jar = build.resolve(finalName + ".jar");
@@ -114,7 +114,25 @@ public final class BuildJar {
     return properties;
   }
 
-  private static void compile(Path sources, Path classes, String release) throws IOException {
+  /**
+   * The options Maven's compiler plugin gives javac for this pom: the release, the encoding,
+   * debugging information and a class for every package-info (the plugin's defaults), and the
+   * pom's own compiler arguments.
+   */
+  private static List<String> compilerOptions(Element project, Map<String, String> properties) {
+    List<String> options = new ArrayList<>(List.of(
+        "--release", properties.get("maven.compiler.release"),
+        "-encoding", properties.get("project.build.sourceEncoding"), "-g", "-Xpkginfo:always"));
+    for (Element plugin : elements(project, "plugin")) {
+      if (!"maven-compiler-plugin".equals(text(plugin, "artifactId"))) continue;
+      for (Element args : elements(plugin, "compilerArgs")) {
+        for (Element arg : children(args)) options.add(interpolate(arg.getTextContent().trim(), properties));
+      }
+    }
+    return options;
+  }
+
+  private static void compile(Path sources, Path classes, List<String> compilerOptions) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) throw new IllegalStateException("No Java compiler: run this with a JDK, not a JRE.");
     List<Path> files;
@@ -123,11 +141,8 @@ public final class BuildJar {
     }
     StringWriter diagnostics = new StringWriter();
     try (StandardJavaFileManager manager = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
-      // As Maven's compiler plugin compiles for this pom: with debugging information and a class
-      // for every package-info, every lint, and a warning failing the build.
-      List<String> options = List.of(
-          "--release", release, "-encoding", "UTF-8", "-g", "-Xpkginfo:always", "-Xlint:all", "-Werror",
-          "-d", classes.toString());
+      List<String> options = new ArrayList<>(compilerOptions);
+      options.addAll(List.of("-d", classes.toString()));
       boolean compiled =
           javac.getTask(diagnostics, manager, null, options, null, manager.getJavaFileObjectsFromPaths(files)).call();
       if (!compiled) throw new IllegalStateException("javac failed:\n" + diagnostics);
