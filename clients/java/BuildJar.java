@@ -55,33 +55,47 @@ public final class BuildJar {
     compile(client.resolve("src/main/java"), classes, compilerOptions(project, properties));
     Map<String, byte[]> resources = resources(project, properties);
 
-    Path jar = build.resolve(finalName + ".jar");
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest(project, properties))) {
-      Map<String, byte[]> entries = new TreeMap<>(resources);
-      try (Stream<Path> files = Files.walk(classes)) {
-        for (Path file : files.filter(Files::isRegularFile).toList()) {
-          String name = classes.relativize(file).toString().replace('\\', '/');
-          if (entries.put(name, Files.readAllBytes(file)) != null) {
-            throw new IllegalStateException("A resource has the name of a class: " + name);
-          }
+    Map<String, byte[]> entries = new TreeMap<>(resources);
+    try (Stream<Path> files = Files.walk(classes)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        String name = classes.relativize(file).toString().replace('\\', '/');
+        if (entries.put(name, Files.readAllBytes(file)) != null) {
+          throw new IllegalStateException("A resource has the name of a class: " + name);
         }
-      }
-      List<String> folders = new ArrayList<>();
-      for (String name : entries.keySet()) {
-        for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
-          String folder = name.substring(0, slash + 1);
-          if (!folders.contains(folder) && !folder.equals("META-INF/")) folders.add(folder);
-        }
-      }
-      folders.sort(Comparator.naturalOrder());
-      for (String folder : folders) out.putNextEntry(new JarEntry(folder));
-      for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
-        out.putNextEntry(new JarEntry(entry.getKey()));
-        out.write(entry.getValue());
       }
     }
-    Path shown = Path.of("").toAbsolutePath().relativize(jar.toAbsolutePath());
-    System.out.println(shown.startsWith("..") ? jar.toAbsolutePath() : shown);
+    Path jar = build.resolve(finalName + ".jar");
+    writeJar(jar, manifest(project, properties), entries);
+    System.out.println(shown(jar));
+  }
+
+  /** The jar: the manifest first, then every folder, then every file, each in name order. */
+  private static void writeJar(Path jar, Manifest manifest, Map<String, byte[]> files) throws IOException {
+    List<String> folders = new ArrayList<>();
+    for (String name : files.keySet()) {
+      for (int slash = name.indexOf('/'); slash >= 0; slash = name.indexOf('/', slash + 1)) {
+        String folder = name.substring(0, slash + 1);
+        // The manifest's folder is written with the manifest.
+        if (!folders.contains(folder) && !folder.equals("META-INF/")) folders.add(folder);
+      }
+    }
+    folders.sort(Comparator.naturalOrder());
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+      for (String folder : folders) out.putNextEntry(new JarEntry(folder));
+      for (Map.Entry<String, byte[]> file : files.entrySet()) {
+        out.putNextEntry(new JarEntry(file.getKey()));
+        out.write(file.getValue());
+      }
+    }
+  }
+
+  /** The jar's path from the current folder (clients/java/build/... from the root), else whole. */
+  private static Path shown(Path jar) {
+    Path here = Path.of("").toAbsolutePath();
+    Path whole = jar.toAbsolutePath().normalize();
+    if (!whole.getRoot().equals(here.getRoot())) return whole; // another drive, on Windows
+    Path relative = here.relativize(whole);
+    return relative.startsWith("..") ? whole : relative;
   }
 
   /** clients/java: the folder this file sits in. */
