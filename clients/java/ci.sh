@@ -1,147 +1,129 @@
 #!/usr/bin/env bash
-# The Java client in CI, offline, from Debian's packages (installed here when missing: a JDK,
-# Maven, Maven's plugins, JUnit 5 and Gradle); Maven reads them through a local repository of
-# links into Debian's /usr/share/maven-repo (Maven writes into its local repository, and
-# Debian's is the system's).
+# The Java client in CI, offline. Every command it gives a reader it takes from README.md, where
+# a `<!-- ci: NAME -->` line stands before each block it runs, so that the README and CI cannot
+# drift apart:
 #
-#   bash clients/java/ci.sh jar   builds the jar (with its sources and Javadoc jars) into
-#                                 clients/java/target/, without tests: the README's install route
-#   bash clients/java/ci.sh       what CI runs: that, then every test against the jar (the tests
-#                                 start the service with `npm start`, so `npm ci` comes first),
-#                                 then every other install route the README shows, each in a
-#                                 consumer project of its own. The last line is Surefire's summary.
+#   bash clients/java/ci.sh jar   the block `jdk` alone: the jar built with a JDK alone (installs
+#                                 nothing, needs no Maven); prints the jar's path
+#   bash clients/java/ci.sh       what CI runs (`npm run test:java`): the Debian packages the
+#                                 README names, when one is missing (blocks *-packages); the block
+#                                 `jdk`; then `mvn verify` (the jar, its sources and Javadoc jars,
+#                                 every test against the jar; the tests start the service with
+#                                 `npm start`, so `npm ci` comes first); then the install routes,
+#                                 blocks `maven`, `maven-offline` and `gradle`, each exactly as
+#                                 printed, from a clean start, in a home of its own. The last line
+#                                 is Surefire's summary.
 set -euo pipefail
 cd "$(dirname "$0")"
+client="$PWD"
+root="$(cd ../.. && pwd)"
 mode="${1:-all}"
 
-packages=(maven junit5 libmaven-compiler-plugin-java libmaven-resources-plugin-java
-  libmaven-jar-plugin-java libsurefire-java libmaven-install-plugin-java
-  libmaven-source-plugin-java libmaven-javadoc-plugin-java)
-[ "$mode" = all ] && packages+=(gradle)
-missing=()
-command -v javac >/dev/null || missing+=(default-jdk-headless)
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+# The lines of the fenced block after `<!-- ci: $1 -->` in README.md (a blank line may stand between).
+readme_block() {
+  local lines
+  # A block in a list is indented: the marker's indentation is taken off its lines.
+  lines=$(awk -v marker="<!-- ci: $1 -->" '
+    { line = $0; sub(/^ +/, "", line) }
+    line == marker { seen++; state = 1; indent = length($0) - length(line); next }
+    state == 1 && line ~ /^```/ { state = 2; next }
+    state == 1 && line == "" { next }
+    state == 1 { exit 1 }
+    state == 2 && line ~ /^```/ { state = 0; next }
+    state == 2 { print substr($0, indent + 1) }
+    END { if (seen != 1) exit 1 }
+  ' "$client/README.md") || { echo "README.md has no single block marked <!-- ci: $1 -->" >&2; return 1; }
+  [ -n "$lines" ] || { echo "README.md's block $1 is empty" >&2; return 1; }
+  printf '%s\n' "$lines"
+}
+
+# Runs a README block as printed from the repository's root, a line at a time; names each line
+# and its time. Any environment the caller sets (a home of its own) applies to every line.
+run_block() {
+  local line start
+  while IFS= read -r line; do
+    case "$line" in '' | '#'*) continue ;; esac
+    printf '$ %s\n' "$line"
+    start=$SECONDS
+    (cd "$root" && bash -euo pipefail -c "$line")
+    printf '\n  (%d s)\n' "$((SECONDS - start))"
+  done < <(readme_block "$1")
+}
+
+# The JDK route: it must print the jar's path, and the jar must be there.
+jdk_route() {
+  local printed
+  printed=$(cd "$root" && bash -euo pipefail -c "$(readme_block jdk)")
+  [ -f "$root/$printed" ] || { echo "BuildJar.java printed '$printed', which is not a file" >&2; return 1; }
+  printf '%s\n' "$printed"
+}
+
+if [ "$mode" = jar ]; then
+  jdk_route
+  exit 0
 fi
 
-repo="$PWD/target/offline-repo"
-rm -rf "$repo" && mkdir -p "$repo" && cp -rs /usr/share/maven-repo/. "$repo/"
-mvn=(mvn --batch-mode --offline -Dstyle.color=never -Dmaven.repo.local="$repo")
-# The version the jars carry: the project's own, the first <version> after its artifactId.
-version=$(sed -n '/<artifactId>export-client<\/artifactId>/,/<version>/s/.*<version>\(.*\)<\/version>.*/\1/p' pom.xml)
-jar="$PWD/target/export-client-$version.jar"
+# The Debian packages of the README's *-packages blocks: a block is run as printed (as root) when
+# one of its packages is missing, and not at all otherwise.
+for block in tests-packages maven-offline-packages gradle-packages; do
+  missing=0
+  for package in $(readme_block "$block" | sed 's/.*--no-install-recommends//'); do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing=1
+  done
+  [ "$missing" -eq 0 ] || DEBIAN_FRONTEND=noninteractive run_block "$block"
+done
 
-"${mvn[@]}" -DskipTests package
-echo "Built $jar"
-[ "$mode" = jar ] && exit 0
+jar="$root/$(jdk_route)"
+echo "Built $jar with BuildJar.java"
 
+# Maven reads Debian's repository (debian-settings.xml) into a local repository of CI's own.
+mkdir -p target
+mvn=(mvn --batch-mode -Dstyle.color=never -s "$client/debian-settings.xml"
+  -Dmaven.repo.local="$client/target/ci-maven-repo")
 status=0
 "${mvn[@]}" verify 2>&1 | tee target/ci.log || status=$?
 summary=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' target/ci.log | tail -n 1 || true)
 
-# The README's routes into a plugin's build, each a consumer project that compiles a class using
-# the client and runs it (no request is sent): Maven from a local repository the jar was put into
-# with install:install-file, and Gradle from that repository (mavenLocal) and from the jar as a
-# file. Offline, like everything above.
-routes="$PWD/target/install-routes"
+# The install routes, each from a clean start: no jar built before, no consumer built before,
+# and a home of its own, so that nothing a route did not make itself can help it. Maven finds
+# its settings and local repository under user.home (MAVEN_OPTS), Gradle under GRADLE_USER_HOME.
+# There is no network here: for the `maven` block, the home's settings.xml stands Debian's
+# repository in for Maven Central (the same file debian-settings.xml is); the block itself runs
+# as printed.
+homes="$client/target/route-homes"
+clean_start() {
+  rm -rf "$client/build" "$client/examples/target" "$client/examples/build" "$client/examples/.gradle" \
+    "$homes/$1"
+  mkdir -p "$homes/$1"
+}
 install_routes() {
-  rm -rf "$routes" && mkdir -p "$routes"
-  "${mvn[@]}" install:install-file -Dfile="$jar" -DpomFile=pom.xml
-  consumer() {
-    mkdir -p "$1/src/main/java/example" && cat >"$1/src/main/java/example/Consumer.java" <<'JAVA'
-package example;
+  clean_start maven
+  mkdir -p "$homes/maven/.m2" && cp "$client/debian-settings.xml" "$homes/maven/.m2/settings.xml"
+  MAVEN_OPTS="-Duser.home=$homes/maven" run_block maven
+  [ -f "$client/examples/target/print-model-1.0.jar" ]
+  printf 'Install route: Maven, Maven Central (here: Debian'"'"'s repository in its place): OK\n'
 
-import dev.exportservice.client.ExportClient;
-import java.net.URI;
+  clean_start maven-offline
+  MAVEN_OPTS="-Duser.home=$homes/maven-offline" run_block maven-offline
+  [ -f "$client/examples/target/print-model-1.0.jar" ]
+  printf 'Install route: Maven, offline with debian-settings.xml: OK\n'
 
-public class Consumer {
-  public static void main(String[] args) {
-    ExportClient client = ExportClient.builder(URI.create("http://127.0.0.1:8787")).build();
-    System.out.println("export-client linked: " + (client != null && ExportClient.isPublicationId("123456")));
-  }
-}
-JAVA
-  }
-  run() { java -cp "$1" example.Consumer | grep -qx 'export-client linked: true'; }
-  installed="$repo/dev/exportservice/export-client/$version/export-client-$version.jar"
-
-  consumer "$routes/maven"
-  cat >"$routes/maven/pom.xml" <<XML
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>example</groupId>
-  <artifactId>consumer</artifactId>
-  <version>1</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency>
-      <groupId>dev.exportservice</groupId>
-      <artifactId>export-client</artifactId>
-      <version>$version</version>
-    </dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-compiler-plugin</artifactId>
-        <version>$(sed -n '/<artifactId>maven-compiler-plugin<\/artifactId>/{n;s/.*<version>\(.*\)<\/version>.*/\1/p}' pom.xml)</version>
-      </plugin>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-resources-plugin</artifactId>
-        <version>$(sed -n '/<artifactId>maven-resources-plugin<\/artifactId>/{n;s/.*<version>\(.*\)<\/version>.*/\1/p}' pom.xml)</version>
-      </plugin>
-    </plugins>
-  </build>
-</project>
-XML
-  (cd "$routes/maven" && "${mvn[@]}" compile)
-  run "$routes/maven/target/classes:$installed"
-  printf '\nInstall route: Maven, from the local repository (install:install-file): OK\n'
-
-  for route in maven-local file; do
-    consumer "$routes/gradle-$route"
-    if [ "$route" = maven-local ]; then
-      dependency="implementation 'dev.exportservice:export-client:$version'"
-      repositories='repositories { mavenLocal() }'
-      classpath="$installed"
-    else
-      mkdir -p "$routes/gradle-$route/libs" && cp "$jar" "$routes/gradle-$route/libs/"
-      dependency="implementation files('libs/export-client-$version.jar')"
-      repositories=''
-      classpath="$routes/gradle-$route/libs/export-client-$version.jar"
-    fi
-    cat >"$routes/gradle-$route/build.gradle" <<GRADLE
-apply plugin: 'java'
-$repositories
-dependencies {
-  $dependency
-}
-GRADLE
-    # Gradle's mavenLocal() honours maven.repo.local, like Maven.
-    (cd "$routes/gradle-$route" && gradle --offline --quiet --no-daemon \
-      --gradle-user-home "$routes/gradle-home" -Dmaven.repo.local="$repo" compileJava)
-    run "$routes/gradle-$route/build/classes/java/main:$classpath"
-    printf '\nInstall route: Gradle, from %s: OK\n' "$route"
-  done
+  clean_start gradle
+  echo 'org.gradle.daemon=false' >"$homes/gradle/gradle.properties"
+  GRADLE_USER_HOME="$homes/gradle" run_block gradle
+  [ -f "$client/examples/build/libs/print-model-1.0.jar" ]
+  printf 'Install route: Gradle, the jar as a file: OK\n'
 }
 if [ "$status" -eq 0 ]; then
   set +e
   # errexit applies inside the subshell only when it is not part of a || or && list.
-  (set -e; install_routes) >"$routes.log" 2>&1
+  (set -e; install_routes) >target/install-routes.log 2>&1
   routes_status=$?
   set -e
   printf '\n'
-  grep -ao 'Install route: .*' "$routes.log" || true
+  grep -a '^\$ \|^  (\|Install route: ' target/install-routes.log || true
   if [ "$routes_status" -ne 0 ]; then
-    cat "$routes.log"
+    cat target/install-routes.log
     echo "An install route the README shows failed (above)."
     status=$routes_status
   fi

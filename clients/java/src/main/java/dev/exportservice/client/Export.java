@@ -72,10 +72,13 @@ public final class Export {
   public Model model() {
     Model parsed = model;
     if (parsed == null) {
-      Object document = Documents.parse(body, 200);
-      Documents.requireExport(document, 200);
-      if (checkSafety) ExportSafety.check(document, tag != null ? tag : Documents.tagOf(document), 200, rateLimit);
-      parsed = Documents.model(document, 200);
+      Object document = ExportDocuments.parse(body, DocumentOrigin.RESPONSE_BODY);
+      ExportDocuments.requireExport(document, DocumentOrigin.RESPONSE_BODY);
+      if (checkSafety) {
+        String modelTag = tag != null ? tag : ExportDocuments.tagOf(document);
+        ExportSafety.check(document, modelTag, DocumentOrigin.RESPONSE_BODY, rateLimit);
+      }
+      parsed = ExportDocuments.model(document, DocumentOrigin.RESPONSE_BODY);
       model = parsed;
     }
     return parsed;

@@ -32,7 +32,8 @@ public final class ExportSafety {
    * @throws ExportServiceException when the text is not JSON
    */
   public static void check(String json) {
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), PLACEHOLDER, 0, null);
+    Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
+    check(document, PLACEHOLDER, DocumentOrigin.CALLER_TEXT, null);
   }
 
   /**
@@ -50,17 +51,18 @@ public final class ExportSafety {
   public static void check(String json, String tag) {
     Objects.requireNonNull(tag, "tag");
     if (tag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), tag, 0, null);
+    Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
+    check(document, tag, DocumentOrigin.CALLER_TEXT, null);
   }
 
   /**
-   * Checks a parsed document whose selectors' tags begin with {@code modelTag}; {@code status}
-   * and {@code rateLimit} go into the exception.
+   * Checks a parsed document whose selectors' tags begin with {@code modelTag}; the status of
+   * {@code origin} and {@code rateLimit} go into the exception.
    */
-  static void check(Object document, String modelTag, int status, RateLimit rateLimit) {
+  static void check(Object document, String modelTag, DocumentOrigin origin, RateLimit rateLimit) {
     Refusal refusal = SafetyCheck.find(document, modelTag);
     if (refusal == null) return;
     throw new UnsafeExportException(
-        refusal.message(), refusal.path(), refusal.reason(), refusal.found(), status, rateLimit);
+        refusal.message(), refusal.path(), refusal.reason(), refusal.found(), origin.status, rateLimit);
   }
 }

@@ -95,10 +95,10 @@ public final class Model {
    * @throws ExportServiceException for a document that is not an export
    */
   public static Model parse(String json) {
-    Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
-    Documents.requireExport(document, 0);
-    ExportSafety.check(document, Documents.tagOf(document), 0, null);
-    return Documents.model(document, 0);
+    Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
+    ExportDocuments.requireExport(document, DocumentOrigin.CALLER_TEXT);
+    ExportSafety.check(document, ExportDocuments.tagOf(document), DocumentOrigin.CALLER_TEXT, null);
+    return ExportDocuments.model(document, DocumentOrigin.CALLER_TEXT);
   }
 
   /**
@@ -115,10 +115,10 @@ public final class Model {
   public static Model parse(String json, String tag) {
     Objects.requireNonNull(tag, "tag");
     if (tag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
-    Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
-    Documents.requireExport(document, 0);
-    ExportSafety.check(document, tag, 0, null);
-    return Documents.model(document, 0);
+    Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
+    ExportDocuments.requireExport(document, DocumentOrigin.CALLER_TEXT);
+    ExportSafety.check(document, tag, DocumentOrigin.CALLER_TEXT, null);
+    return ExportDocuments.model(document, DocumentOrigin.CALLER_TEXT);
   }
 
   /**
@@ -131,7 +131,8 @@ public final class Model {
    * @throws ExportServiceException for a document that is not an export
    */
   public static Model parseUnchecked(String json) {
-    return Documents.model(Documents.parse(Objects.requireNonNull(json, "json"), 0), 0);
+    Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
+    return ExportDocuments.model(document, DocumentOrigin.CALLER_TEXT);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.exportservice.client.FixtureFrames;
+import dev.exportservice.client.Model;
 import java.io.File;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's Java blocks are real programs: each compiles with plain javac against the built
  * jar alone (the Bukkit classes the Paper example calls are stubbed in src/test/stubs),
- * and `Tour`, written against exactly the documented surface, runs against `npm start`.
+ * and `Tour`, written against exactly the documented surface, runs against `npm start`. So does
+ * the example consumer project of examples/ (its builds are the README's install routes, which
+ * ci.sh runs).
  */
 class ExamplesTest {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
@@ -74,6 +77,31 @@ class ExamplesTest {
       assertEquals(getBytes, Integer.parseInt(said.group(2)));
       assertEquals(headBytes, Integer.parseInt(said.group(5)));
       assertTrue(Integer.parseInt(said.group(3)) > 500);
+
+      Path example = Files.createDirectories(work.resolve("example"));
+      compile(exampleSources(), jar, example);
+      String printed = run(jar, example, "com.example.printmodel.PrintModel", service.url.toString(), id);
+      Model model = Model.parse(new String(LocalService.substituted(document, "printed_1"), StandardCharsets.UTF_8));
+      assertEquals(
+          "80 parts tagged printed_1, summoned by " + model.summonCommands().size()
+              + " command(s) of at most 32500 characters\n"
+              + "animation default: 78 ticks, " + model.animation("default").frameTicks().size() + " frames\n"
+              + "0 hitbox command(s), " + model.removeCommands().size() + " removal command(s)\n",
+          printed);
+      Process unknown = start(jar, example, "com.example.printmodel.PrintModel", service.url.toString(), "999999");
+      String refused = new String(unknown.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(unknown.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(1, unknown.exitValue(), refused);
+      assertTrue(refused.startsWith("Cannot load model 999999: "), refused);
+    }
+  }
+
+  /** The example consumer's sources, as its Maven and Gradle builds compile them. */
+  private static List<Path> exampleSources() throws Exception {
+    try (Stream<Path> files = Files.walk(Path.of("examples", "src", "main", "java"))) {
+      List<Path> sources = files.filter(path -> path.toString().endsWith(".java")).toList();
+      assertEquals(1, sources.size(), "PrintModel alone: " + sources);
+      return sources;
     }
   }
 
@@ -108,12 +136,16 @@ class ExamplesTest {
     }
   }
 
-  private static String run(Path jar, Path classes, String main, String... args) throws Exception {
+  private static Process start(Path jar, Path classes, String main, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-cp", jar + File.pathSeparator + classes, main));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
+  }
+
+  private static String run(Path jar, Path classes, String main, String... args) throws Exception {
+    Process process = start(jar, classes, main, args);
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, process.exitValue(), output);

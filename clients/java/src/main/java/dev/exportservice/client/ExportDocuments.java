@@ -5,19 +5,19 @@ import dev.exportservice.client.internal.model.ModelReader;
 import dev.exportservice.client.internal.model.NotAnExport;
 
 /**
- * An export's text on its way through the rooms: the JSON room parses it, the model room reads
- * it; what they report becomes the client's {@link ExportServiceException}, with the status of
- * the response that carried it (200), or 0 for a document checked on its own.
+ * An export document's text on its way through the rooms: the JSON room parses it, the model
+ * room reads it; what they report becomes the client's {@link ExportServiceException}, whose
+ * status says where the text came from ({@link DocumentOrigin}).
  */
-final class Documents {
-  private Documents() {}
+final class ExportDocuments {
+  private ExportDocuments() {}
 
   /** The parsed JSON of {@code json}, or the exception naming what it is instead. */
-  static Object parse(String json, int status) {
+  static Object parse(String json, DocumentOrigin origin) {
     try {
       return JsonReader.parse(json);
     } catch (IllegalArgumentException notJson) {
-      throw failure(ModelReader.notJson(notJson.getMessage(), notJson), status);
+      throw failure(ModelReader.notJson(notJson.getMessage(), notJson), origin);
     }
   }
 
@@ -31,24 +31,24 @@ final class Documents {
   }
 
   /** Throws unless a parsed document is of the form {@code {"content": {...}}}. */
-  static void requireExport(Object document, int status) {
+  static void requireExport(Object document, DocumentOrigin origin) {
     try {
       ModelReader.requireExport(document);
     } catch (NotAnExport notAnExport) {
-      throw failure(notAnExport, status);
+      throw failure(notAnExport, origin);
     }
   }
 
   /** The model of a parsed document. */
-  static Model model(Object document, int status) {
+  static Model model(Object document, DocumentOrigin origin) {
     try {
       return new Model(ModelReader.read(document));
     } catch (NotAnExport notAnExport) {
-      throw failure(notAnExport, status);
+      throw failure(notAnExport, origin);
     }
   }
 
-  private static ExportServiceException failure(NotAnExport notAnExport, int status) {
-    return new ExportServiceException(notAnExport.getMessage(), status, null, null, "", notAnExport.getCause());
+  private static ExportServiceException failure(NotAnExport notAnExport, DocumentOrigin origin) {
+    return new ExportServiceException(notAnExport.getMessage(), origin.status, null, null, "", notAnExport.getCause());
   }
 }
