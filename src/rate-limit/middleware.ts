@@ -16,7 +16,8 @@
  * 400 `invalid_id`), the miss is counted after the response is out: in the client's wide
  * prefix's object, then in its own prefix's object, which takes it in place of the reservation
  * the admission made (docs/rate-limits.md#bursts) and learns the wide prefix's penalty. A hit
- * costs nothing more. A penalty a report brings back is remembered in the isolate too.
+ * costs nothing more: its reservation is given back with this isolate's next call to the same
+ * object (answered.ts). A penalty a report brings back is remembered in the isolate too.
  *
  * Failing closed (docs/security.md#when-the-limiter-cannot-answer): when the limiter cannot give
  * a verdict (an exception, an overloaded object, no answer within LIMITER_TIMEOUT_MS), the
@@ -32,7 +33,8 @@ import { CLIENT_IP_HEADER, prefixKey, widePrefixKey } from './client-key'
 import type { ExemptNetworks } from './exempt-networks'
 import type { LimitPolicy } from './limits'
 import type { MissSettings } from './misses'
-import type { MissReport } from './rate-limiter'
+import { AnsweredAdmissions } from './answered'
+import type { AnsweredAdmission, MissReport } from './rate-limiter'
 import { RefusalMemory, type ClientPlace } from './refusal-memory'
 import { clientKeyOf, setAdmission } from './request-context'
 import { exemptNetworks } from './rules'
@@ -84,6 +86,7 @@ interface Policy {
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
+  const answered = new AnsweredAdmissions()
   // Parsed once per settings object rather than per request; settings that do not parse are
   // not remembered, so each request fails on them.
   const policies = new WeakMap<Env, Policy>()
@@ -104,7 +107,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     const place = placeOf(c, policy)
     let verdict = refusals.recall(place, rules, Date.now())
     if (verdict === null) {
-      const deciding = askLimiter(c.env, place, policy)
+      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix))
       setAdmission(
         c,
         deciding.then((v) => v !== null && v.admitted),
@@ -125,8 +128,12 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     // The one place a refusal becomes the answer, whatever the route did meanwhile.
     if (!verdict.admitted) throw refusal(rules, verdict)
     setAll(c.res.headers, rateLimitHeaders(rules, verdict))
-    if (policy.limits.misses.enabled && isMiss(c)) {
+    if (verdict.reservedAt === undefined) return
+    if (isMiss(c)) {
       afterResponse(c, reportMiss(c.env, place, policy, verdict, refusals))
+    } else {
+      const { key: clientKey, exempt } = place
+      answered.add(place.prefix, { clientKey, reservedAt: verdict.reservedAt, exempt })
     }
   }
 }
@@ -223,13 +230,14 @@ async function askLimiter(
   env: Env,
   place: ClientPlace,
   policy: Policy,
+  answered: AnsweredAdmission[],
 ): Promise<RateVerdict | null> {
   try {
     const hit = env.RATE_LIMITER.getByName(place.prefix).hit(
       place.key,
       policy.limits,
       policy.flushSeconds,
-      { exempt: place.exempt },
+      answered.length === 0 ? { exempt: place.exempt } : { exempt: place.exempt, answered },
     )
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {

@@ -78,6 +78,18 @@ export interface MissReport {
 export interface RequestStanding {
   /** The client is in an exempt network (exempt-networks.ts). */
   exempt?: boolean
+  /**
+   * Admissions of this object that the calling isolate has since answered with anything but a
+   * miss: their reservations are given back at once instead of lapsing (in-flight.ts).
+   */
+  answered?: AnsweredAdmission[]
+}
+
+/** An admission answered with anything but a miss: whose, and its `reservedAt`. */
+export interface AnsweredAdmission {
+  clientKey: string
+  reservedAt: number
+  exempt: boolean
 }
 
 /** What a miss report says beside the client key. */
@@ -128,6 +140,7 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     this.flushMs = flushSeconds * 1000
     const key = CLIENT_RECORD_PREFIX + clientKey
     const exempt = standing.exempt === true
+    for (const done of standing.answered ?? []) this.giveBack(done)
     const { verdict, client } = admit(
       this.live<ClientRecord>(key, now),
       this.prefix(now),
@@ -162,9 +175,9 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     this.flushMs = flushSeconds * 1000
     const key = CLIENT_RECORD_PREFIX + clientKey
     const exempt = context.exempt === true
+    for (const done of context.answered ?? []) this.giveBack(done)
     if (context.reservedAt !== undefined) {
-      this.reservations.release(key, context.reservedAt)
-      if (!exempt) this.reservations.release(PREFIX_RECORD_KEY, context.reservedAt)
+      this.giveBack({ clientKey, reservedAt: context.reservedAt, exempt })
     }
     this.widePenaltyUntil = Math.max(this.widePenaltyUntil, context.widePenaltyUntil ?? 0)
     const before = this.live<ClientRecord>(key, now)
@@ -231,6 +244,12 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     }
     if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
     this.setAlarm(nextAlarm(wrote, storedAts, now, this.flushMs))
+  }
+
+  /** Gives back the reservations an admission made. */
+  private giveBack(admission: AnsweredAdmission): void {
+    this.reservations.release(CLIENT_RECORD_PREFIX + admission.clientKey, admission.reservedAt)
+    if (!admission.exempt) this.reservations.release(PREFIX_RECORD_KEY, admission.reservedAt)
   }
 
   /** The record at `key` if it has not lapsed at `now`. */
