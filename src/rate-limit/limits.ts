@@ -66,6 +66,12 @@ export interface AdmissionContext {
   widePenaltyUntil?: number
   clientInFlight?: InFlight
   prefixInFlight?: InFlight
+  /**
+   * The client's record that lapsed within the last long window, when it has no live one: a
+   * client that was clean is still known, so a neighbour whose windows roll over during its
+   * network's penalty is not taken for a stranger.
+   */
+  lapsedClient?: ClientRecord
 }
 
 const NOTHING_IN_FLIGHT: InFlight = { count: 0, firstLapseAt: 0 }
@@ -111,7 +117,7 @@ function missRefusal(
   const through =
     !exempt &&
     strained(prefix, settings, now) &&
-    throughPenalty(client, prefix, settings, now, prefixInFlight)
+    throughPenalty(client ?? context.lapsedClient, prefix, settings, now, prefixInFlight)
   const penalties: [MissLevel, number][] = [['client', penaltyEnd(client?.misses, now)]]
   if (!exempt) {
     const wide = context.widePenaltyUntil ?? 0
@@ -168,17 +174,17 @@ function throughPenalty(
   return (prefix?.missesInPenalty ?? 0) + inFlight.count <= settings.client.budget
 }
 
-/** Known and mostly finding exports: a plugin server that mistypes now and then. */
+/**
+ * Known and mostly finding exports: a plugin server that mistypes now and then. Its requests
+ * are those of its fullest window, and a record that has lapsed (all its windows with it) is
+ * judged by what it held last, as `lapsedClient` of AdmissionContext is.
+ */
 export function isClean(client: ClientRecord, now: number): boolean {
-  const requests = Math.max(
-    0,
-    ...Object.values(client.windows).map((w) => (now < w.resetAt ? w.count : 0)),
-  )
-  return (
-    requests > 0 &&
-    penaltyEnd(client.misses, now) === 0 &&
-    missesInWindow(client.misses, now) * 2 < requests
-  )
+  const windows = Object.values(client.windows)
+  const live = windows.some((w) => now < w.resetAt)
+  const requests = Math.max(0, ...windows.map((w) => (!live || now < w.resetAt ? w.count : 0)))
+  const misses = live ? missesInWindow(client.misses, now) : (client.misses?.count ?? 0)
+  return requests > 0 && penaltyEnd(client.misses, now) === 0 && misses * 2 < requests
 }
 
 /**

@@ -122,7 +122,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
         })
       }
       if (!verdict.admitted) refusals.remember(place, rules, verdict)
-      else refusals.rememberAdmitted(place.key, verdict)
+      else refusals.rememberAdmitted(place.key, rules, verdict)
     }
     note(c, limiterNotes(verdict, place.key))
     // The one place a refusal becomes the answer, whatever the route did meanwhile.

@@ -25,6 +25,7 @@ import { Reservations } from './in-flight'
 import {
   admit,
   clientForgetAt,
+  isClean,
   miss,
   prefixForgetAt,
   type ClientRecord,
@@ -113,6 +114,11 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   private readonly reservations = new Reservations()
   /** When the wide prefix's penalty ends, as the last miss report said (ms); memory only. */
   private widePenaltyUntil = 0
+  /**
+   * How long a lapsed clean client is still known (ms): the longest window of the policy last
+   * seen. Its record stays in memory that long (never in storage), for `lapsedClient`.
+   */
+  private knownAfterLapseMs = 3600_000
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -140,19 +146,17 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     this.flushMs = flushSeconds * 1000
     const key = CLIENT_RECORD_PREFIX + clientKey
     const exempt = standing.exempt === true
+    this.knownAfterLapseMs = Math.max(...policy.rules.map((rule) => rule.periodSeconds)) * 1000
     for (const done of standing.answered ?? []) this.giveBack(done)
-    const { verdict, client } = admit(
-      this.live<ClientRecord>(key, now),
-      this.prefix(now),
-      policy,
-      now,
-      {
-        exempt,
-        widePenaltyUntil: this.widePenaltyUntil,
-        clientInFlight: this.reservations.inFlight(key, now),
-        prefixInFlight: this.reservations.inFlight(PREFIX_RECORD_KEY, now),
-      },
-    )
+    const live = this.live<ClientRecord>(key, now)
+    const lapsed = live === undefined ? this.lapsedClean(key, now) : undefined
+    const { verdict, client } = admit(live, this.prefix(now), policy, now, {
+      exempt,
+      widePenaltyUntil: this.widePenaltyUntil,
+      clientInFlight: this.reservations.inFlight(key, now),
+      prefixInFlight: this.reservations.inFlight(PREFIX_RECORD_KEY, now),
+      ...(lapsed === undefined ? {} : { lapsedClient: lapsed }),
+    })
     if (client !== null) this.change(key, client, clientForgetAt(client, policy), 'request', now)
     if (!verdict.admitted || !policy.misses.enabled) return verdict
     this.reservations.reserve(key, now)
@@ -228,7 +232,7 @@ export class PrefixRateLimiter extends DurableObject<Env> {
       const step = alarmStep(entry.storage, entry.forgetAt, now)
       if (step === 'forget' || step === 'unstore') {
         if (entry.storage.storedForgetAt !== 0) deletes.push(key)
-        if (step === 'forget') this.records.delete(key)
+        if (step === 'forget' && !this.keptInMemory(key, entry, now)) this.records.delete(key)
         else entry.storage = { ...entry.storage, storedForgetAt: 0 }
       } else if (step === 'write') {
         this.write(key, entry, now)
@@ -250,6 +254,27 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   private giveBack(admission: AnsweredAdmission): void {
     this.reservations.release(CLIENT_RECORD_PREFIX + admission.clientKey, admission.reservedAt)
     if (!admission.exempt) this.reservations.release(PREFIX_RECORD_KEY, admission.reservedAt)
+  }
+
+  /** The lapsed record of a client at `key` that memory still holds, if it was clean. */
+  private lapsedClean(key: string, now: number): ClientRecord | undefined {
+    const entry = this.records.get(key)
+    return entry !== undefined && this.keptInMemory(key, entry, now)
+      ? (entry.data as ClientRecord)
+      : undefined
+  }
+
+  /**
+   * Whether memory keeps a lapsed record (storage never does): a clean client's, for as long as
+   * it is still known after it lapsed.
+   */
+  private keptInMemory(key: string, entry: Entry<ClientRecord | MissState>, now: number): boolean {
+    return (
+      key.startsWith(CLIENT_RECORD_PREFIX) &&
+      entry.forgetAt <= now &&
+      now < entry.forgetAt + this.knownAfterLapseMs &&
+      isClean(entry.data as ClientRecord, now)
+    )
   }
 
   /** The record at `key` if it has not lapsed at `now`. */
@@ -290,7 +315,8 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   /** Forgets lapsed records that storage does not hold and no alarm will visit. */
   private sweep(now: number): void {
     for (const [key, entry] of this.records) {
-      if (entry.forgetAt <= now && entry.storage.storedForgetAt === 0 && !entry.storage.dirty) {
+      const lapsed = entry.forgetAt <= now && entry.storage.storedForgetAt === 0
+      if (lapsed && !entry.storage.dirty && !this.keptInMemory(key, entry, now)) {
         this.records.delete(key)
       }
     }

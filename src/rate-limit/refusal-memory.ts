@@ -31,7 +31,7 @@ export interface ClientPlace {
 export class RefusalMemory {
   private readonly refusals = new Map<string, RateVerdict>()
   private readonly penalties = new Map<string, number>()
-  /** Client keys admitted here, until their windows lapse (ms). */
+  /** Client keys admitted here, until their object forgets them (ms). */
   private readonly admitted = new Map<string, number>()
 
   /** The standing refusal of the client at `place` under `rules` at `now`, or null. */
@@ -64,9 +64,13 @@ export class RefusalMemory {
     bounded(this.penalties).set(prefix, until)
   }
 
-  /** Remembers that the client was admitted, until the last of its windows resets. */
-  rememberAdmitted(key: string, verdict: RateVerdict): void {
-    const until = Math.max(0, ...verdict.windows.map((w) => w.resetAt))
+  /**
+   * Remembers that the client was admitted, until the last of its windows resets and one
+   * longest window more: as long as its object still knows it (rate-limiter.ts).
+   */
+  rememberAdmitted(key: string, rules: readonly WindowRule[], verdict: RateVerdict): void {
+    const longest = Math.max(...rules.map((rule) => rule.periodSeconds)) * 1000
+    const until = Math.max(0, ...verdict.windows.map((w) => w.resetAt)) + longest
     this.admitted.delete(key)
     bounded(this.admitted).set(key, until)
   }

@@ -5,11 +5,13 @@
  * (docs/rate-limits.md#exempt-networks): their clients are held to their own budget only.
  * Through HTTP, in the Workers runtime.
  */
-import { reset } from 'cloudflare:test'
-import { afterEach, describe, expect, it } from 'vitest'
+import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseExemptNetworks } from '../../src/rate-limit/exempt-networks'
 import { callWithEnv, storeExport } from '../support/helpers'
 
+const T0 = Date.UTC(2030, 0, 1)
 const LIVE = '123456'
 const UNKNOWN = '999999'
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
@@ -43,6 +45,7 @@ async function penalize(network: string, vars: Partial<Cloudflare.Env> = {}): Pr
 }
 
 afterEach(async () => {
+  vi.useRealTimers()
   await reset()
 })
 
@@ -89,6 +92,33 @@ describe('a clean client of a penalized network', () => {
       for (let i = 0; i < 2; i++) if ((await get(ip, UNKNOWN)).status === 404) answered++
     }
     expect(answered).toBe(3 + 1)
+  })
+
+  it('is still known when its windows roll over during the penalty, and never stored for it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(T0)
+    await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
+    // A long window of 2 minutes inside a 10-minute penalty.
+    const vars = {
+      RATE_LIMIT_LONG: '1000/120',
+      RATE_LIMIT_FIRST_PENALTY_SECONDS: '600',
+      RATE_LIMIT_LONGEST_PENALTY_SECONDS: '2400',
+    }
+    const server = '192.0.23.50'
+    for (let i = 0; i < 3; i++) expect((await get(server, LIVE, vars)).status).toBe(200)
+    vi.setSystemTime(T0 + 1000)
+    await penalize('192.0.23', vars)
+    // Its windows have lapsed; the alarm deletes its stored record.
+    vi.setSystemTime(T0 + 130_000)
+    const stub = env.RATE_LIMITER.getByName('192.0.23.0/24')
+    await runDurableObjectAlarm(stub)
+    const stored = await runInDurableObject(stub, (_, state) =>
+      [...state.storage.kv.list()].map(([k]) => k),
+    )
+    expect(stored).not.toContain(`client:${server}`)
+    expect(await answer(await get('192.0.23.99', LIVE, vars))).toBe('429 network')
+    expect((await get(server, LIVE, vars)).status).toBe(200)
+    expect((await get(server, LIVE, vars)).status).toBe(200)
   })
 
   it('is refused through a penalty when it was never seen before it', async () => {
