@@ -40,8 +40,13 @@ import { clientKeyOf, setAdmission } from './request-context'
 import { exemptNetworks } from './rules'
 import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
-/** How long a request waits for the limiter's verdict before it is answered `503`. */
-export const LIMITER_TIMEOUT_MS = 300
+/**
+ * How long a request waits for the limiter's verdict before it is answered `503`. Without a
+ * verdict there is no answer (it would fail closed), so the wait is generous: an object's first
+ * call far from where it lives, or a busy one, answers late rather than not at all. An
+ * overloaded object says so at once and does not wait this long.
+ */
+export const LIMITER_TIMEOUT_MS = 1000
 
 /**
  * The `Retry-After` of a request the limiter could not answer: an overloaded object needs the
