@@ -7,9 +7,12 @@
 import type { AnsweredAdmission } from './rate-limiter'
 
 /** Admissions kept per object: beyond these, the oldest lapse by themselves instead. */
-const MAX_PER_OBJECT = 256
-/** Objects with admissions kept; the one least recently added to is dropped first. */
-const MAX_OBJECTS = 10_000
+const MAX_PER_OBJECT = 64
+/**
+ * Objects with admissions kept; the one least recently added to is dropped first. With the
+ * per-object bound, at most 64,000 small entries (a few MB) per isolate.
+ */
+const MAX_OBJECTS = 1000
 
 export class AnsweredAdmissions {
   private readonly byObject = new Map<string, AnsweredAdmission[]>()
