@@ -13,9 +13,9 @@ import type { InFlight } from './limits'
 
 /**
  * How long an admitted request holds its reservation: longer than the longest way from an
- * admission to its miss report (the KV read's 3 s, the allocator's 2 s, the report itself), so
- * that every miss is either reported or still reserved, and short enough that a client's hits
- * free their reservations well within its short window.
+ * admission to its miss report (the KV read's 3 s, the allocator's 2 s, then the two reports'
+ * 2 s each, middleware.ts), so that every miss is either reported or still reserved, and short
+ * enough that a client's hits free their reservations well within its short window.
  */
 export const RESERVATION_SECONDS = 10
 const RESERVATION_MS = RESERVATION_SECONDS * 1000
