@@ -48,7 +48,7 @@ const RATE_LIMIT: HeaderName[] = [
 /** Sent only when the deployment deprecates the route or a parameter used (src/deprecation/). */
 const DEPRECATION: HeaderName[] = [DEPRECATION_HEADER, SUNSET_HEADER, LINK_HEADER]
 const RATE_LIMIT_NOTE =
-  ' The rate-limit headers are on every counted response; they are missing only when the limiter could not answer and the request was served without a limit.'
+  ' The rate-limit headers are on every counted response; they are missing only on the 503 answered when the limiter could not answer.'
 
 const JSON_TYPE = 'application/json'
 
@@ -78,7 +78,7 @@ function exportResponses(withBody: boolean): Schema {
     '404': publicError('No export was ever published under this ID.', ['not_found']),
     '410': publicError('The export has expired (10 minutes after publication).', ['expired']),
     '429': {
-      description: `A request limit is exceeded (spec 8), or the client or its network (IPv4 /24, IPv6 /48) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`); the message says which, and the rate-limit headers still describe the two request windows. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
+      description: `A request limit is exceeded (docs/api.md#rate-limits), or the client, its network (IPv4 /24, IPv6 /48) or its wider network (IPv4 /16, IPv6 /32) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`), or has too many requests in flight at once that could find none; the message says which, and the rate-limit headers still describe the two request windows. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
         [...LENGTH_OR_ENCODING, ...DEPRECATION],
@@ -87,7 +87,7 @@ function exportResponses(withBody: boolean): Schema {
     },
     '500': publicError('An unexpected error, or a misconfigured limit.', ['internal']),
     '503': publicError(
-      `\`not_ready\`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); \`unavailable\`: storage or the allocator failed, or the stored export is damaged. Retry after \`${RETRY_AFTER_HEADER}\` seconds.`,
+      `\`not_ready\`: live, but neither in this location's KV yet nor any longer in the allocator's grace copy (rare: KV slower than the 120 s grace); \`unavailable\`: storage or the allocator failed, or the stored export is damaged, or the rate limiter could not answer (whatever the ID). Retry after \`${RETRY_AFTER_HEADER}\` seconds.`,
       ['not_ready', 'unavailable'],
       [RETRY_AFTER_HEADER],
     ),

@@ -17,7 +17,7 @@ import {
 } from '../config'
 import { deprecatedUses } from '../deprecation/settings'
 import { defaultTag } from '../exports/tag'
-import { missSettings, rateLimitRules } from '../rate-limit/rules'
+import { exemptNetworks, missSettings, rateLimitRules } from '../rate-limit/rules'
 import { simulatedKvLagSeconds } from '../storage/simulated-kv-lag'
 
 /** One parser of the product and the settings it reads; it throws when one of them cannot work. */
@@ -44,11 +44,13 @@ export const SETTING_READERS: readonly SettingReader[] = [
       'RATE_LIMIT_MISSES',
       'RATE_LIMIT_CLIENT_MISSES',
       'RATE_LIMIT_PREFIX_MISSES',
+      'RATE_LIMIT_WIDE_MISSES',
       'RATE_LIMIT_FIRST_PENALTY_SECONDS',
       'RATE_LIMIT_LONGEST_PENALTY_SECONDS',
     ],
     read: missSettings,
   },
+  { names: ['RATE_LIMIT_EXEMPT_NETWORKS'], read: exemptNetworks },
   { names: ['PUBLISH_GRACE_SECONDS'], read: publishGraceSeconds },
   { names: ['EXPORT_POLICY'], read: exportPolicy },
   { names: ['DEFAULT_TAG'], read: defaultTag },

@@ -148,6 +148,7 @@ describe('settings of the miss limit', () => {
     ['RATE_LIMIT_MISSES', 'maybe'],
     ['RATE_LIMIT_CLIENT_MISSES', '30'],
     ['RATE_LIMIT_PREFIX_MISSES', '0/60'],
+    ['RATE_LIMIT_WIDE_MISSES', '3000 an hour'],
     ['RATE_LIMIT_FIRST_PENALTY_SECONDS', 'soon'],
   ])('answers 500 and logs it when %s is %j', async (name, value) => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
