@@ -49,15 +49,17 @@ const EVENTS = {
   page: true,
   other: true,
 } as const satisfies Record<RequestEvent, true>
-const VERDICTS = { admitted: true, refused: true, failed_open: true } as const satisfies Record<
+const VERDICTS = { admitted: true, refused: true, failed_closed: true } as const satisfies Record<
   LimiterVerdict,
   true
 >
 const PENALTIES = {
   '/32': true,
   '/24': true,
+  '/16': true,
   '/64': true,
   '/48': true,
+  '::/32': true,
   other: true,
 } as const satisfies Record<MissPenalty, true>
 const OUTCOMES = {
@@ -73,6 +75,7 @@ const OUTCOMES = {
   method_not_allowed: true,
   route_not_found: true,
   rate_limited: true,
+  limiter_unavailable: true,
   unauthorized: true,
   unsupported_media_type: true,
   too_large: true,
@@ -85,7 +88,8 @@ const OUTCOMES = {
   internal: true,
 } as const satisfies Record<Outcome, true>
 const INCIDENTS = {
-  limiter_failed_open: true,
+  limiter_failed_closed: true,
+  limiter_miss_unreported: true,
   id_release_failed: true,
   export_write_timed_out: true,
   export_stream_failed: true,
