@@ -20,6 +20,7 @@ import {
   stackedBoxes,
 } from '../../../web/try-it/test/e2e/hostile-exports.ts'
 import { probeInputs } from '../../../web/try-it/test/e2e/input-probe.ts'
+import { turnTheView } from '../../../web/try-it/test/e2e/view-gestures.ts'
 import { startLocalService } from '../../local-service.mjs'
 import { row, verdict } from '../lib/rows.mjs'
 import { interleave, median, pairedRatio } from '../lib/stats.mjs'
@@ -53,16 +54,6 @@ async function play(page) {
   await page.getByRole('button', { name: 'Play' }).click()
   await page.waitForTimeout(USE_MS)
   await page.getByRole('button', { name: 'Pause' }).click()
-}
-async function turn(page) {
-  const box = await page.getByTestId('model-preview').boundingBox()
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-  await page.mouse.down()
-  for (let step = 1; step <= 10; step++) {
-    await page.mouse.move(box.x + box.width / 2 + step * 20, box.y + box.height / 2 + step * 5)
-  }
-  await page.mouse.up()
-  await page.waitForTimeout(1_000)
 }
 async function zoom(page) {
   const box = await page.getByTestId('model-preview').boundingBox()
@@ -98,7 +89,7 @@ function pageCases(root) {
       name: '5,000 boxes at one spot, turned',
       document: () => stackedBoxes(5_000),
       reached: drawn,
-      use: turn,
+      use: turnTheView,
     },
     {
       name: '300 boxes scaled 900x, zoomed',
