@@ -6,10 +6,10 @@ import {
   READ_CHUNK_BYTES,
   streamReadBytes,
   WHOLE_READ_MAX_BYTES,
-} from '../../src/exports/substituted-body'
-import { exportKey, substitutedLength } from '../../src/storage/export-store'
-import { substitutionFor } from '../../src/exports/substitution-for-export'
-import { validateExport } from '../../src/publish/validate'
+  substitutionFor,
+} from '../../src/exports/testing'
+import { exportKey, substitutedLength } from '../../src/storage/testing'
+import { validateExport } from '../../src/publish/testing'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'
 import { errorOf } from '../support/publishing'

@@ -8,13 +8,15 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SinkClosedError } from '../../src/exports/substituted-body'
-import { READ_STALL_TIMEOUT_MS } from '../../src/storage/large-chunks'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/substituted-body'
-import type { ExportMetadata } from '../../src/storage/export-metadata'
-import { exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/storage/export-store'
+import { SinkClosedError, WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
+import {
+  READ_STALL_TIMEOUT_MS,
+  type ExportMetadata,
+  exportKey,
+  KV_WRITE_TIMEOUT_MS,
+} from '../../src/storage/testing'
 import type { PublishErrorFields } from '../../src/contract/publish-rpc'
-import { PublishService } from '../../src/publish/entrypoint'
+import { PublishService } from '../../src/publish/testing'
 import {
   allocatorWith,
   call,

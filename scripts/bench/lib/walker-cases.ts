@@ -18,13 +18,11 @@
  * The physical limit, `copy`: the same bytes copied into a fresh buffer, nothing substituted.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
-import { concatBytes } from '../../../src/substitution/bytes'
-import { PlaceholderSplicer } from '../../../src/substitution/splicer'
-import { substitutionFor } from '../../../src/exports/substitution-for-export'
+import { concatBytes, PlaceholderSplicer, TagWalker } from '../../../src/substitution/testing'
+import { substitutionFor } from '../../../src/exports/testing'
 import { PLACEHOLDER } from '../../../src/json'
-import { TagWalker } from '../../../src/substitution/tag-walker'
 import { substituteTag } from '../../../test/support/substitute-tag'
-import { validateExport } from '../../../src/publish/validate'
+import { validateExport } from '../../../src/publish/testing'
 
 /** Chunk size the chunked variants push: a typical stream chunk. */
 export const CHUNK_BYTES = 64 * 1024

@@ -15,10 +15,10 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../../../src/config'
 import { DEFAULT_MISS_SETTINGS } from '../../../../src/rate-limit/misses'
 import { rateLimitRules } from '../../../../src/rate-limit/rules'
-import { allocateId, releaseId } from '../../../../src/ids/allocator-client'
+import { allocateId, releaseId } from '../../../../src/ids/testing'
 import { decide, type RateVerdict, type WindowRule } from '../../../../src/rate-limit/windows'
 
-export { IdAllocator } from '../../../../src/ids/id-allocator'
+export { IdAllocator } from '../../../../src/ids/testing'
 export { PrefixRateLimiter } from '../../../../src/rate-limit/rate-limiter'
 
 interface ProbeEnv extends Env {

@@ -1,7 +1,9 @@
 /**
- * The rooms of src/ (its folders) and which way data flows between them (README "Layout"). Each
- * room knows only the rooms below it, so no two rooms import each other, directly or through a
- * third; CI fails on a violation, so the rule is learnt from the first red build.
+ * The rooms of src/ (its folders) and which way data flows between them (README "Layout",
+ * docs/architecture.md). Each room knows only the rooms below it, so no two rooms import each
+ * other, directly or through a third; code outside src/ (scripts/, test/, web/) enters a room only
+ * through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
+ * the first red build.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -139,10 +141,39 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/client/' },
     },
     {
+      name: 'outside-src-enters-a-room-through-its-faces',
+      severity: 'error',
+      comment:
+        'Outside src/ (scripts/, test/, web/), a room is imported only through its face, ' +
+        'src/<room>/index.ts, or its second face src/<room>/testing.ts: the names only tests and ' +
+        'the bench need (an inner class to drive, a limit to reach, a storage key to corrupt), ' +
+        'listed in one file so that a room can rearrange its inner files without breaking them, ' +
+        'and so that what the tests lean on is visible. src/contract/ is the exception: each of ' +
+        'its files is an entry of its own (the package exports ./publish-rpc; Node scripts load ' +
+        'routes.ts and wire.ts directly). scripts/bench/harvest-policy.ts is left out while the ' +
+        'branch limiter-bench rewrites it into scripts/bench/harvest/ (through the face).',
+      from: { path: '^(scripts|test|web)/', pathNot: '^scripts/bench/harvest-policy\\.ts$' },
+      to: {
+        path: '^src/[^/]+/',
+        pathNot: ['^src/[^/]+/(index|testing)\\.ts$', '^src/contract/'],
+      },
+    },
+    {
+      name: 'testing-faces-serve-only-tests-and-the-bench',
+      severity: 'error',
+      comment:
+        "A room's testing.ts is for test/ and scripts/ only: the service never depends on what " +
+        'exists for its tests.',
+      from: { path: '^src/' },
+      to: { path: '^src/[^/]+/testing\\.ts$' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code (knip checks exports; this checks files).',
       from: {
+        // Tests, scripts and bench Workers are entry points: nothing imports them.
+        path: '^(src|web/try-it/src)/',
         orphan: true,
         pathNot: [
           '\\.d\\.ts$',
