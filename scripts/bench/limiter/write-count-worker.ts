@@ -24,10 +24,12 @@
  * a Worker and its Durable Objects share one isolate. A case is a prefix of the objects' names.
  */
 import { rateLimitFlushSeconds, type Env } from '../../../src/config'
-import { DEFAULT_MISS_SETTINGS } from '../../../src/rate-limit/misses'
-import { PrefixRateLimiter } from '../../../src/rate-limit/rate-limiter'
-import { parseWindowRule } from '../../../src/rate-limit/rules'
-import type { WindowRule } from '../../../src/rate-limit/windows'
+import {
+  DEFAULT_MISS_SETTINGS,
+  parseWindowRule,
+  type WindowRule,
+} from '../../../src/rate-limit/testing'
+import { PrefixRateLimiter } from '../../../src/rate-limit/index'
 
 interface CountEnv extends Env {
   WRITE_BEHIND: DurableObjectNamespace<CountedWriteBehind>

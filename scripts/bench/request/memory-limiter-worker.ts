@@ -13,7 +13,7 @@ import {
   type RateVerdict,
   type WindowRule,
   type WindowState,
-} from '../../../src/rate-limit/windows'
+} from '../../../src/rate-limit/testing'
 
 export { default, IdAllocator, PublishService } from '../../../src/index'
 

@@ -13,13 +13,17 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../../../src/config'
-import { DEFAULT_MISS_SETTINGS } from '../../../../src/rate-limit/misses'
-import { rateLimitRules } from '../../../../src/rate-limit/rules'
+import {
+  DEFAULT_MISS_SETTINGS,
+  decide,
+  type RateVerdict,
+  type WindowRule,
+} from '../../../../src/rate-limit/testing'
+import { rateLimitRules } from '../../../../src/rate-limit/index'
 import { allocateId, releaseId } from '../../../../src/ids/testing'
-import { decide, type RateVerdict, type WindowRule } from '../../../../src/rate-limit/windows'
 
 export { IdAllocator } from '../../../../src/ids/testing'
-export { PrefixRateLimiter } from '../../../../src/rate-limit/rate-limiter'
+export { PrefixRateLimiter } from '../../../../src/rate-limit/index'
 
 interface ProbeEnv extends Env {
   ECHO: DurableObjectNamespace<EchoObject>
