@@ -1,4 +1,4 @@
-/** Property-based tests of the tag rules and of publication ID validation (spec 4 and 8). */
+/** Property-based tests of the tag rules and of publication ID validation (docs/api.md#parameters). */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isPublicationId } from '../../src/contract/publication-id'

@@ -46,8 +46,9 @@ const THREE_REQUEST_ROWS_TARGET = 1.0
 /** A GET of a live export reads KV once (`getWithMetadata` as a stream, src/storage/export-store.ts). */
 const KV_READS_PER_GET = 1
 /**
- * The windows of the one-off clients: spec 8's, the long one shortened from an hour to a minute,
- * so that the life of their objects (every window lapsed, every alarm fired) fits in the run.
+ * The windows of the one-off clients: those of docs/api.md#rate-limits, the long one shortened
+ * from an hour to a minute, so that the life of their objects (every window lapsed, every alarm
+ * fired) fits in the run.
  */
 const ONE_OFF_WINDOWS = { short: '120/60', long: '1200/60' }
 /** Busy clients' windows: limits they never reach, a minute long, so that they lapse in the run. */
