@@ -1,8 +1,8 @@
 /**
- * Storage that fails, made to happen: a stored value that is damaged or cut short, a KV read that
- * breaks mid-transfer or stops arriving, a KV write that fails when its ID cannot be given back,
- * a KV write that does not answer. KV reads that throw or hang are in
- * test/exports/server-api.test.ts; the faults of the HTTP path in test/http/faults.test.ts.
+ * Storage that fails, made to happen: a KV read that throws or hangs, a stored value that is
+ * damaged, cut short or not the document published, a KV read that breaks mid-transfer or stops
+ * arriving, a KV write that fails when its ID cannot be given back, a KV write that does not
+ * answer. The faults of the HTTP path are in test/http/faults.test.ts.
  */
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
@@ -273,5 +273,44 @@ describe('a KV write that does not answer', () => {
     expect(logged(log).join('\n')).toContain('storing export 100000 timed out')
     const next = await publishWith(TINY)
     expect((await errorOf(next)).code).toBe('capacity')
+  })
+})
+
+describe('a KV read that fails, or a value that is not what was published', () => {
+  it('answers 503 unavailable when the KV read throws', async () => {
+    const brokenKv = {
+      getWithMetadata: () => Promise.reject(new Error('KV is down')),
+    } as unknown as KVNamespace
+    const res = await callWithEnv({ EXPORTS: brokenKv }, `/server-api?id=${ID}`)
+    expect(res.status).toBe(503)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect((await errorOf(res)).code).toBe('unavailable')
+  })
+
+  it('answers 503 unavailable when the KV read hangs', async () => {
+    const hangingKv = { getWithMetadata: () => new Promise(() => {}) } as unknown as KVNamespace
+    const res = await callWithEnv({ EXPORTS: hangingKv }, `/server-api?id=${ID}`)
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
+  })
+
+  it('answers 503 unavailable when the stored value is cut short', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    await storeExport(ID, DOC)
+    const { metadata } = await env.EXPORTS.getWithMetadata(exportKey(ID))
+    await env.EXPORTS.put(exportKey(ID), DOC.slice(0, 30), { metadata })
+    const res = await call(`/server-api?id=${ID}`)
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
+  })
+
+  it('answers 503 unavailable when the stored value is not the document published', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    await storeExport(ID, DOC)
+    const { metadata } = await env.EXPORTS.getWithMetadata(exportKey(ID))
+    await env.EXPORTS.put(exportKey(ID), 'x'.repeat(DOC.length), { metadata })
+    const res = await call(`/server-api?id=${ID}`)
+    expect(res.status).toBe(503)
+    expect((await errorOf(res)).code).toBe('unavailable')
   })
 })
