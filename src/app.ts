@@ -28,8 +28,8 @@ import {
 } from './rate-limit'
 
 /**
- * The policy of spec 8, from the vars `RATE_LIMIT_SHORT`, `_LONG` and `_FLUSH_SECONDS`, and the
- * miss limit from the `RATE_LIMIT_*_MISSES` and `_PENALTY_SECONDS` vars.
+ * The policy of docs/api.md#rate-limits, from the vars `RATE_LIMIT_SHORT`, `_LONG` and
+ * `_FLUSH_SECONDS`, and the miss limit from the `RATE_LIMIT_*_MISSES` and `_PENALTY_SECONDS` vars.
  */
 const RATE_LIMIT_FROM_VARS: RateLimitOptions = {
   rules: rateLimitRules,

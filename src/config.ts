@@ -28,7 +28,7 @@ declare global {
 
 export const DEFAULT_EXPORT_TTL_SECONDS = 600
 
-/** Whole seconds an export stays retrievable after publication (spec 8). */
+/** Whole seconds an export stays retrievable after publication (docs/api.md#lifetime-and-ids). */
 export function exportTtlSeconds(env: Env): number {
   return positiveInteger(env.EXPORT_TTL_SECONDS, DEFAULT_EXPORT_TTL_SECONDS, 'EXPORT_TTL_SECONDS')
 }

@@ -93,7 +93,7 @@ export interface GetExportOptions {
   onDeprecation?: DeprecationListener
 }
 
-/** The content of an export; its fields beyond `project_id` depend on the model (spec 2). */
+/** An export's content; fields beyond `project_id` depend on the model (docs/api.md#the-body). */
 export interface ExportContent {
   project_id?: string
   [field: string]: unknown

@@ -3,7 +3,7 @@
  * them, and the client and the OpenAPI document build their URLs from them.
  */
 
-/** The public read endpoint (spec 4): `GET /server-api?id=NNNNNN&tag=TAG`. */
+/** The public read endpoint (docs/api.md#get-server-api): `GET /server-api?id=NNNNNN&tag=TAG`. */
 export const SERVER_API_PATH = '/server-api'
 /** The editor API, behind the publish token; its routes below are relative to it. */
 export const EDITOR_API_PATH = '/editor-api'

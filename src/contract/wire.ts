@@ -6,7 +6,7 @@
  * the only part of the service the client imports, beside the ID rule).
  */
 
-/** Methods of the public endpoint (spec 4). */
+/** Methods of the public endpoint (docs/api.md#cross-origin-access). */
 export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS'
 /** Methods of `/editor-api/exports` (publishing). */
 export const EDITOR_EXPORTS_METHODS = 'POST'
@@ -40,7 +40,7 @@ export const LINK_HEADER = 'Link'
 /** The link relation of a deprecation's documentation (RFC 9745 section 4). */
 export const DEPRECATION_LINK_RELATION = 'deprecation'
 
-/** Our response headers that browser scripts may read (spec 4 names the first four). */
+/** Our response headers browser scripts may read (listed in docs/api.md#cross-origin-access). */
 export const EXPOSED_HEADERS = [
   RETRY_AFTER_HEADER,
   RATE_LIMIT_HEADERS.limit,

@@ -16,7 +16,8 @@ const CORS_ON_EVERY_RESPONSE = {
  * CORS for the public endpoint. Hono's `cors` answers preflights (204, before any later
  * middleware, so they cost no quota); the spec wants the allow headers on every response too,
  * errors and 429s included, which Hono sends on preflights only, so they are added after it.
- * Credentials are never allowed: the wildcard origin forbids them (spec 4).
+ * Credentials are never allowed: the wildcard origin forbids them
+ * (docs/api.md#cross-origin-access).
  */
 export function publicCors(): MiddlewareHandler {
   const preflight = cors({

@@ -1,6 +1,7 @@
 /**
- * The quick command shown next to a publication ID (spec 2): `/model spawn <id>` unless the user
- * set a prefix of their own. It is text for copying; the HTTP interface does not depend on it.
+ * The quick command shown next to a publication ID (docs/api.md#lifetime-and-ids): `/model spawn
+ * <id>` unless the user set a prefix of their own. It is text for copying; the HTTP interface does
+ * not depend on it.
  */
 import { ServiceFailure } from '../http/errors'
 

@@ -22,7 +22,7 @@ import type { PlaceholderCount } from '../storage/export-store'
 import { ServiceFailure } from '../http/errors'
 import { MAX_EXPORT_BYTES, MAX_NESTING_DEPTH } from '../contract/wire'
 
-/** The member of the root object that must hold an object (spec 2). */
+/** The member of the root object that must hold an object (docs/api.md#the-body). */
 const CONTENT = 'content'
 
 /**

@@ -13,7 +13,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/export-store'
+import { exportKey } from '../../src/storage/testing'
 import { callWithEnv, storeExport } from '../support/helpers'
 import { published } from '../support/publishing'
 import GOLDEN from './golden-answers.json'

@@ -6,8 +6,8 @@
  */
 import { reset } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseDeprecations } from '../../src/deprecation/settings'
-import { METRIC_BLOBS } from '../../src/observability/metrics'
+import { parseDeprecations } from '../../src/deprecation/testing'
+import { METRIC_BLOBS } from '../../src/observability/testing'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 import { captureLog, recordingDataset } from '../support/observed'
 

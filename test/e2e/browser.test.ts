@@ -5,10 +5,11 @@
  * short limit of 5 per 60 s so that a 429 is cheap to reach; each test has its own client
  * address (client-ip-proxy.ts).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from './chromium'
-import { startClientIpProxy, type ClientIpProxy } from './client-ip-proxy'
+import type { ClientIpProxy } from './client-ip-proxy'
+import { pagePerTest } from './page-per-test'
 import { startPageServer, type PageServer } from './cross-origin-page'
 import { fixtureExport, publishExport } from './editor-publish'
 import { startLocalService, type LocalService } from './local-service'
@@ -28,10 +29,8 @@ let service: LocalService
 let pageServer: PageServer
 let browser: Browser
 let exportId: string
-let context: BrowserContext
 let page: Page
 let proxy: ClientIpProxy
-let ipCounter = 0
 
 beforeAll(async () => {
   ;[service, pageServer, browser] = await Promise.all([
@@ -49,22 +48,13 @@ afterAll(async () => {
   await service?.stop()
 })
 
-beforeEach(async () => {
-  ipCounter++
-  proxy = await startClientIpProxy(service.url, `203.0.113.${ipCounter}`)
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-  page = await context.newPage()
-})
-
-afterEach(async () => {
-  await context.close()
-  await proxy.close()
+const perTest = pagePerTest(() => ({ serviceUrl: service.url, browser }))
+beforeEach(() => {
+  ;({ page, proxy } = perTest.current())
 })
 
 /** The export's URL as the browser sees the service, through this test's proxy. */
-function exportUrl(id = exportId): string {
-  return `${proxy.url}/server-api?id=${id}&tag=gate_1`
-}
+const exportUrl = (id = exportId): string => perTest.exportUrl(id)
 
 describe('a page on another origin', () => {
   beforeEach(async () => {

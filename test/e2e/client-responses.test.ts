@@ -1,7 +1,7 @@
 /**
  * The typed client against a fake fetch: the bodies and headers the real service never sends
- * but infrastructure and other servers do (spec 7), the URL it builds, and its waits, on fake
- * timers.
+ * but infrastructure and other servers do (docs/api.md#errors), the URL it builds, and its waits,
+ * on fake timers.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {

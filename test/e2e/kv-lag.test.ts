@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtureExport, publishExport } from './editor-publish'
 import { startLocalService, type LocalService } from './local-service'
+import { largeExport, PLACEHOLDER } from '../support/large-export'
 
 const LAG_SECONDS = 8
 const GRACE_SECONDS = 4
-const PLACEHOLDER = '[MODELSERVERTAG]'
 const FIXTURE_NAMES = ['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays']
 /** Headers a read from the copy and a read from KV share (the rate limit's moving values aside). */
 const SAME_HEADERS = [
@@ -61,22 +61,9 @@ function sleepUntil(time: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())))
 }
 
-/** A synthetic export over 1 MiB, so that the copy is streamed in chunks. */
-function largeExport(): string {
-  const commands = Array.from(
-    { length: 16_000 },
-    (_, i) =>
-      `"data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${i % 300},limit=1] {view_range:${i}f}"`,
-  )
-  // One display carries every tag the commands target: a display model, which publishing accepts.
-  const tags = Array.from({ length: 300 }, (_, i) => `\\"${PLACEHOLDER}_${i}\\"`).join(',')
-  const passengers = `"{id:\\"minecraft:item_display\\",Tags:[${tags}]}"`
-  return `{"content":{"commands":[${commands.join(',')}],"passengers":[${passengers}],"project_id":"large"}}`
-}
-
 describe('npm start with SIMULATED_KV_LAG_SECONDS', () => {
   it('serves a publish at once from the grace copy, then from KV, with the same bytes and headers', async () => {
-    const documents = [...FIXTURE_NAMES.map(fixtureExport), largeExport()]
+    const documents = [...FIXTURE_NAMES.map(fixtureExport), largeExport('large')]
     expect(Buffer.byteLength(documents[3]!)).toBeGreaterThan(1024 * 1024)
     const ids: string[] = []
     const publishedAt: number[] = []

@@ -1,8 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CommandCheck } from '../../src/export-safety/commands'
-import { UnsafeContent } from '../../src/export-safety/refusal'
-import { PART_KEYS, type PartType } from '../../src/export-safety/vocabulary'
+import {
+  CommandCheck,
+  UnsafeContent,
+  PART_KEYS,
+  type PartType,
+} from '../../src/export-safety/testing'
 import { PLACEHOLDER } from '../support/fixtures'
 
 /**

@@ -5,7 +5,7 @@ import { callWithEnv } from '../support/helpers'
 import { FIXTURES } from '../support/fixtures'
 import { errorOf, publishWith } from '../support/publishing'
 import { ALLOWED_VECTORS, REFUSED_VECTORS } from '../support/export-safety-vectors'
-import { PublishService } from '../../src/publish/entrypoint'
+import { PublishService } from '../../src/index'
 import { createExecutionContext } from 'cloudflare:test'
 
 /** A one-ID space: an ID a refusal leaked would make the next publish answer 503 capacity. */

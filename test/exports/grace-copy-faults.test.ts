@@ -6,10 +6,15 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { COPY_WRITE_TIMEOUT_MS } from '../../src/ids/allocator-client'
-import { COPY_CHUNK_BYTES, GRACE_COPIES_SCHEMA } from '../../src/ids/grace-copies'
-import type { IdAllocator } from '../../src/ids/id-allocator'
-import { idSpace, locateId, shardName } from '../../src/ids/id-space'
+import {
+  COPY_WRITE_TIMEOUT_MS,
+  COPY_CHUNK_BYTES,
+  GRACE_COPIES_SCHEMA,
+  type IdAllocator,
+  idSpace,
+  locateId,
+  shardName,
+} from '../../src/ids/testing'
 import { syntheticExport } from '../support/fixtures'
 import { allocatorWith, callWithEnv, logged, WAIT_FOR } from '../support/helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT } from '../support/publishing'

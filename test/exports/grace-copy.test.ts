@@ -6,12 +6,16 @@
 import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { concatBytes } from '../../src/substitution/bytes'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/substituted-body'
-import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/export-store'
-import { COPY_CHUNK_BYTES } from '../../src/ids/grace-copies'
-import type { IdAllocator } from '../../src/ids/id-allocator'
-import { idSpace, locateId, shardName } from '../../src/ids/id-space'
+import { concatBytes } from '../../src/substitution/testing'
+import { WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
+import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
+import {
+  COPY_CHUNK_BYTES,
+  type IdAllocator,
+  idSpace,
+  locateId,
+  shardName,
+} from '../../src/ids/testing'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { callWithEnv, WAIT_FOR } from '../support/helpers'
 import { errorOf, published } from '../support/publishing'

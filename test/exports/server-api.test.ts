@@ -6,10 +6,10 @@ import {
   READ_CHUNK_BYTES,
   streamReadBytes,
   WHOLE_READ_MAX_BYTES,
-} from '../../src/exports/substituted-body'
-import { exportKey, substitutedLength } from '../../src/storage/export-store'
-import { substitutionFor } from '../../src/exports/substitution-for-export'
-import { validateExport } from '../../src/publish/validate'
+  substitutionFor,
+} from '../../src/exports/testing'
+import { exportKey, substitutedLength } from '../../src/storage/testing'
+import { validateExport } from '../../src/publish/testing'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'
 import { errorOf } from '../support/publishing'
@@ -441,44 +441,5 @@ describe('paths and methods', () => {
     expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     expect((await errorOf(res)).code).toBe('not_found')
-  })
-})
-
-describe('storage faults', () => {
-  it('answers 503 unavailable when the KV read throws', async () => {
-    const brokenKv = {
-      getWithMetadata: () => Promise.reject(new Error('KV is down')),
-    } as unknown as KVNamespace
-    const res = await callWithEnv({ EXPORTS: brokenKv }, '/server-api?id=241235')
-    expect(res.status).toBe(503)
-    expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    expect((await errorOf(res)).code).toBe('unavailable')
-  })
-
-  it('answers 503 unavailable when the KV read hangs', async () => {
-    const hangingKv = { getWithMetadata: () => new Promise(() => {}) } as unknown as KVNamespace
-    const res = await callWithEnv({ EXPORTS: hangingKv }, '/server-api?id=241235')
-    expect(res.status).toBe(503)
-    expect((await errorOf(res)).code).toBe('unavailable')
-  })
-
-  it('answers 503 unavailable when the stored value is cut short', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport('241235', DOC)
-    const { metadata } = await env.EXPORTS.getWithMetadata(exportKey('241235'))
-    await env.EXPORTS.put(exportKey('241235'), DOC.slice(0, 30), { metadata })
-    const res = await call('/server-api?id=241235')
-    expect(res.status).toBe(503)
-    expect((await errorOf(res)).code).toBe('unavailable')
-  })
-
-  it('answers 503 unavailable when the stored value is not the document published', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {})
-    await storeExport('241235', DOC)
-    const { metadata } = await env.EXPORTS.getWithMetadata(exportKey('241235'))
-    await env.EXPORTS.put(exportKey('241235'), 'x'.repeat(DOC.length), { metadata })
-    const res = await call('/server-api?id=241235')
-    expect(res.status).toBe(503)
-    expect((await errorOf(res)).code).toBe('unavailable')
   })
 })

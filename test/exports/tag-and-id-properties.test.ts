@@ -1,10 +1,10 @@
-/** Property-based tests of the tag rules and of publication ID validation (spec 4 and 8). */
+/** Property-based tests of the tag rules and of publication ID validation (docs/api.md#parameters). */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isPublicationId } from '../../src/contract/publication-id'
-import { sanitizeTag } from '../../src/exports/tag'
+import { sanitizeTag } from '../../src/exports/testing'
 import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../../src/contract/wire'
-import { FULL_ID_SPACE_SIZE, idAt, idSpace, locateId, shardSize } from '../../src/ids/id-space'
+import { FULL_ID_SPACE_SIZE, idAt, idSpace, locateId, shardSize } from '../../src/ids/testing'
 
 const ALLOWED = /^[A-Za-z0-9_-]+$/
 const ALLOWED_CHARACTER = /[A-Za-z0-9_-]/

@@ -6,7 +6,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { KV_MAX_VALUE_BYTES } from '../../src/storage/export-store'
+import { KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT, TOKEN } from '../support/publishing'
 

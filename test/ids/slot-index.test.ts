@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BUCKET_SLOTS, SlotIndex } from '../../src/ids/slot-index'
+import { BUCKET_SLOTS, SlotIndex } from '../../src/ids/testing'
 
 describe('SlotIndex', () => {
   it('finds the free slots in order, across bucket boundaries', () => {

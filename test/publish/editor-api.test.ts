@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { KV_MAX_VALUE_BYTES } from '../../src/storage/export-store'
+import { KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
 import { callWithEnv } from '../support/helpers'
 import { FIXTURES } from '../support/fixtures'
 import { errorOf, published, publishWith, SMALL_EXPORT, TOKEN } from '../support/publishing'

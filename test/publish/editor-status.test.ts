@@ -1,6 +1,6 @@
 import { reset } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { IdSpaceStatus } from '../../src/ids/id-space-status'
+import type { IdSpaceStatus } from '../../src/ids/testing'
 import { callWithEnv } from '../support/helpers'
 import { errorOf, published, TOKEN } from '../support/publishing'
 

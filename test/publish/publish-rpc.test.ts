@@ -1,8 +1,8 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { exportKey } from '../../src/storage/export-store'
-import { PublishService } from '../../src/publish/entrypoint'
+import { exportKey } from '../../src/storage/testing'
+import { PublishService } from '../../src/index'
 import { call } from '../support/helpers'
 import { SMALL_EXPORT } from '../support/publishing'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceFailure } from '../../src/http/errors'
-import { quickCommand, quickCommandPrefix } from '../../src/publish/quick-command'
+import { ServiceFailure } from '../../src/http/testing'
+import { quickCommand, quickCommandPrefix } from '../../src/publish/testing'
 
 const commandFor = (prefix: string | null) => quickCommand(quickCommandPrefix(prefix), '482913')
 

@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ServiceFailure } from '../../src/http/errors'
+import { ServiceFailure } from '../../src/http/testing'
 import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
-import { validateExport } from '../../src/publish/validate'
+import { validateExport } from '../../src/publish/testing'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from '../support/json-arbitraries'
 import { walk } from '../support/walker-driver'
-import { TagWalker } from '../../src/substitution/tag-walker'
+import { TagWalker } from '../../src/substitution/testing'
 
 type Verdict = 'accepted' | 'invalid_json' | 'invalid_export'
 

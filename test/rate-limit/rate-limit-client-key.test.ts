@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientKey, UNKNOWN_CLIENT } from '../../src/rate-limit/client-key'
+import { clientKey, UNKNOWN_CLIENT } from '../../src/rate-limit/testing'
 
 describe('clientKey', () => {
   it('keys an IPv4 address by itself', () => {

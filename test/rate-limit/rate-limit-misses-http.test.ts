@@ -6,7 +6,7 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import { clientKey, prefixKey } from '../../src/rate-limit/testing'
 import { callWithEnv, logged, storeExport } from '../support/helpers'
 
 const LIVE = '123456'

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { prefixKey } from '../../src/rate-limit/client-key'
-import { admit, clientForgetAt, miss, type LimitPolicy } from '../../src/rate-limit/limits'
 import {
+  prefixKey,
+  admit,
+  clientForgetAt,
+  miss,
+  type LimitPolicy,
   countMiss,
   DEFAULT_MISS_SETTINGS,
   missesForgetAt,
   penaltyEnd,
   type MissSettings,
   type MissState,
-} from '../../src/rate-limit/misses'
-import { missSettings } from '../../src/rate-limit/rules'
+} from '../../src/rate-limit/testing'
+import { missSettings } from '../../src/rate-limit/index'
 
 const T0 = Date.UTC(2030, 0, 1)
 const MIN = 60_000

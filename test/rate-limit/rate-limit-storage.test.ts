@@ -11,7 +11,7 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import { clientKey, prefixKey } from '../../src/rate-limit/testing'
 import { callWithEnv } from '../support/helpers'
 
 const SMALL = { RATE_LIMIT_SHORT: '3/10', RATE_LIMIT_LONG: '5/100', RATE_LIMIT_MISSES: 'off' }

@@ -6,8 +6,8 @@ import {
   refusalAsOf,
   type WindowRule,
   type WindowState,
-} from '../../src/rate-limit/windows'
-import { parseWindowRule } from '../../src/rate-limit/rules'
+  parseWindowRule,
+} from '../../src/rate-limit/testing'
 
 const RULES: WindowRule[] = [
   { name: 'short', limit: 2, periodSeconds: 10 },

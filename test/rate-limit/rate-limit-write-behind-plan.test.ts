@@ -6,7 +6,7 @@ import {
   UNSTORED,
   writtenAt,
   type RecordStorage,
-} from '../../src/rate-limit/write-behind'
+} from '../../src/rate-limit/testing'
 
 const FLUSH = 9_000
 const LAPSE = 3_600_000

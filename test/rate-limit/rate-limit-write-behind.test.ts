@@ -7,9 +7,12 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
-import type { ClientRecord } from '../../src/rate-limit/limits'
-import { CLIENT_RECORD_PREFIX } from '../../src/rate-limit/rate-limiter'
+import {
+  clientKey,
+  prefixKey,
+  type ClientRecord,
+  CLIENT_RECORD_PREFIX,
+} from '../../src/rate-limit/testing'
 import { callWithEnv, logged } from '../support/helpers'
 
 /** Request counting alone: every request here is a miss, which the miss limit would refuse. */

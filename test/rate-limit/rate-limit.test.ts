@@ -1,7 +1,7 @@
 import { evictAllDurableObjects, reset, runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/client-key'
+import { clientKey, prefixKey } from '../../src/rate-limit/testing'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 
 /** Small windows, so tests reach the limits in a few requests. */

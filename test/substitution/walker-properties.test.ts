@@ -5,14 +5,12 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ExportMetadata } from '../../src/storage/export-metadata'
-import { substitutedLength } from '../../src/storage/export-store'
+import { type ExportMetadata, substitutedLength } from '../../src/storage/testing'
 import { documentArb } from '../support/json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
-import { PlaceholderSplicer } from '../../src/substitution/splicer'
-import { substitutionFor } from '../../src/exports/substitution-for-export'
+import { PlaceholderSplicer, TagWalker } from '../../src/substitution/testing'
+import { substitutionFor } from '../../src/exports/testing'
 import { MalformedExportError, PLACEHOLDER } from '../../src/json'
-import { TagWalker } from '../../src/substitution/tag-walker'
 import { substituteTag } from '../support/substitute-tag'
 
 const encoder = new TextEncoder()

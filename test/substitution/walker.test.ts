@@ -4,7 +4,7 @@ import reading from '../../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../fixtures/stone-gate-136-displays.json?raw'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
 import { MalformedExportError, PLACEHOLDER } from '../../src/json'
-import { TagWalker } from '../../src/substitution/tag-walker'
+import { TagWalker } from '../../src/substitution/testing'
 import { substituteTag } from '../support/substitute-tag'
 
 const FIXTURES = [

@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import worker from '../../src/index'
-import { exportMetadata, putExport } from '../../src/storage/export-store'
-import { validateExport } from '../../src/publish/validate'
+import { exportMetadata, putExport } from '../../src/storage/testing'
+import { validateExport } from '../../src/publish/testing'
 
 export const BASE = 'http://service.test'
 

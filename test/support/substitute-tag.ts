@@ -3,7 +3,7 @@
  * The service itself pumps (src/exports/substituted-body.ts), so this lives beside the tests,
  * not in src/.
  */
-import { TagWalker } from '../../src/substitution/tag-walker'
+import { TagWalker } from '../../src/substitution/testing'
 
 /** Streaming substitution: bytes in, bytes out; `tag` is already sanitized (only [A-Za-z0-9_-], 1..100 chars). */
 export function substituteTag(tag: string): TransformStream<Uint8Array, Uint8Array> {

@@ -1,9 +1,7 @@
-import { concatBytes } from '../../src/substitution/bytes'
-import { JsonScanner } from '../../src/json/scanner'
-import type { PlaceholderCount } from '../../src/storage/export-store'
+import { concatBytes, TagWalker, PlaceholderSplicer } from '../../src/substitution/testing'
+import { JsonScanner } from '../../src/json/index'
+import type { PlaceholderCount } from '../../src/storage/testing'
 import type { Substitution } from '../../src/substitution'
-import { TagWalker } from '../../src/substitution/tag-walker'
-import { PlaceholderSplicer } from '../../src/substitution/splicer'
 
 /** Concatenation of byte arrays. */
 export const concat = concatBytes

@@ -5,10 +5,11 @@
  * of 5 per 60 s so that a 429 is cheap to reach; each test has its own client address.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../../../../test/e2e/chromium'
-import { startClientIpProxy, type ClientIpProxy } from '../../../../test/e2e/client-ip-proxy'
+import type { ClientIpProxy } from '../../../../test/e2e/client-ip-proxy'
+import { pagePerTest } from '../../../../test/e2e/page-per-test'
 import { fixtureExport, publishExport } from '../../../../test/e2e/editor-publish'
 import { startLocalService, type LocalService } from '../../../../test/e2e/local-service'
 
@@ -18,10 +19,8 @@ const SCREENSHOTS = new URL('../../../../test-output/', import.meta.url)
 let service: LocalService
 let browser: Browser
 let exportId: string
-let context: BrowserContext
 let page: Page
 let proxy: ClientIpProxy
-let ipCounter = 0
 
 beforeAll(async () => {
   ;[service, browser] = await Promise.all([
@@ -37,22 +36,13 @@ afterAll(async () => {
   await service?.stop()
 })
 
-beforeEach(async () => {
-  ipCounter++
-  proxy = await startClientIpProxy(service.url, `203.0.113.${ipCounter}`)
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-  page = await context.newPage()
-})
-
-afterEach(async () => {
-  await context.close()
-  await proxy.close()
+const perTest = pagePerTest(() => ({ serviceUrl: service.url, browser }))
+beforeEach(() => {
+  ;({ page, proxy } = perTest.current())
 })
 
 /** The export's URL as the browser sees the service, through this test's proxy. */
-function exportUrl(id = exportId): string {
-  return `${proxy.url}/server-api?id=${id}&tag=gate_1`
-}
+const exportUrl = (id = exportId): string => perTest.exportUrl(id)
 
 describe('the try-it page', () => {
   let problems: string[]

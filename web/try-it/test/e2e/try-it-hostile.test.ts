@@ -25,6 +25,7 @@ import {
   wideTree,
 } from './hostile-exports'
 import { probeInputs, type InputRoundTrips } from './input-probe'
+import { turnTheView } from './view-gestures'
 
 /** A page whose input waits this long has hung: a guard, not a speed target. */
 const INPUT_HANG_MS = 20_000
@@ -142,15 +143,7 @@ describe('the try-it page with a hostile export', () => {
     )
     // Turning the view (a drag across the canvas) is answered as quickly.
     const probe = probeInputs(page)
-    const canvas = page.getByTestId('model-preview')
-    const box = (await canvas.boundingBox())!
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-    await page.mouse.down()
-    for (let step = 1; step <= 10; step++) {
-      await page.mouse.move(box.x + box.width / 2 + step * 20, box.y + box.height / 2 + step * 5)
-    }
-    await page.mouse.up()
-    await page.waitForTimeout(1_000)
+    await turnTheView(page)
     expectAnswering(await probe.stop())
   })
 

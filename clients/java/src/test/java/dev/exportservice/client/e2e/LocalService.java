@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  */
 final class LocalService implements AutoCloseable {
   static final String PUBLISH_TOKEN = "java-client-publish-token";
-  /** The placeholder the service replaces with the sanitized tag (spec 2). */
+  /** The placeholder the service replaces with the sanitized tag (docs/api.md#the-body). */
   static final String PLACEHOLDER = "[MODELSERVERTAG]";
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

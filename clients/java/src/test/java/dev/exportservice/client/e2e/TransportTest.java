@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What no healthy service sends, made by local servers in the test: a socket that never answers,
- * a body that stops half-way, a refused connection, and the infrastructure's answers (spec 7:
+ * a body that stops half-way, a refused connection, and the infrastructure's answers (docs/api.md#errors:
  * an error body may be empty, not JSON, or carry `error` as a string).
  */
 class TransportTest {

@@ -1,0 +1,201 @@
+/**
+ * The rooms of src/ (its folders) and which way data flows between them (README "Layout",
+ * docs/architecture.md). Each room knows only the rooms below it, so no two rooms import each
+ * other, directly or through a third; code outside src/ (scripts/, test/, web/) enters a room only
+ * through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
+ * the first red build.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A cycle means two modules are one concept or a layer reaches upward. The generated ' +
+        'worker-configuration.d.ts names the Durable Object classes in Env by type (wrangler types ' +
+        'writes it so); cycles through it are type-only and not ours to break.',
+      from: {},
+      to: { circular: true, viaOnly: { pathNot: '^worker-configuration\\.d\\.ts$' } },
+    },
+    {
+      name: 'no-room-cycles',
+      severity: 'error',
+      comment:
+        'Rooms form layers: a room that imports another, directly or through a third, is never ' +
+        'imported back by it. Checked on folders, since no file-level cycle is needed for two ' +
+        'rooms to know each other.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-root-modules-import-no-room',
+      severity: 'error',
+      comment:
+        'The modules at the root of src/ beside index.ts and app.ts, the Worker and the app it ' +
+        'serves (config.ts, timeout.ts), are below every room; the folder check sees src/ as the ' +
+        'parent of the rooms, not as one of them.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: ['^src/index\\.ts$', '^src/app\\.ts$'] },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'contract-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The wire contract, the ID rule, the routes and the version are written once, in ' +
+        'src/contract/, for the server, the client and the OpenAPI document alike; it imports no room.',
+      from: { path: '^src/contract/' },
+      to: { pathNot: ['^src/contract/', '^package\\.json$'] },
+    },
+    {
+      name: 'observability-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The request log knows no route, limiter or ID rule: the rooms note their facts on the ' +
+        'context. It imports Hono, the failure types and the Env type, nothing else of src/.',
+      from: { path: '^src/observability/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/observability/', '^src/http/errors\\.ts$', '^src/config\\.ts$'],
+      },
+    },
+    {
+      name: 'json-is-pure',
+      severity: 'error',
+      comment:
+        'The JSON byte scanner is bytes in, facts out: it imports nothing of src/ but itself.',
+      from: { path: '^src/json/' },
+      to: { path: '^src/', pathNot: '^src/json/' },
+    },
+    {
+      name: 'substitution-is-pure',
+      severity: 'error',
+      comment:
+        'The substitution engine is bytes in, bytes out: no HTTP, storage, publishing, IDs or Workers runtime.',
+      from: { path: '^src/substitution/' },
+      to: {
+        path: [
+          '^src/(http|exports|publish|ids|rate-limit|observability|storage|contract)/',
+          '^cloudflare:',
+        ],
+      },
+    },
+    {
+      name: 'read-path-does-not-publish',
+      severity: 'error',
+      comment: 'The read path (src/exports/) never reaches into publishing.',
+      from: { path: '^src/exports/' },
+      to: { path: '^src/publish/' },
+    },
+    {
+      name: 'ids-do-not-read-exports',
+      severity: 'error',
+      comment:
+        'The ID allocator keeps grace copies but is no part of the read path: the record both store ' +
+        'and the chunked reading live in src/storage/.',
+      from: { path: '^src/ids/' },
+      to: { path: '^src/exports/' },
+    },
+    {
+      name: 'client-imports-only-the-contract',
+      severity: 'error',
+      comment:
+        'The published client (package export ./client) carries only itself, the contract ' +
+        '(never the version, which would bring package.json along) and the display-model ' +
+        'vocabulary, which it re-exports.',
+      from: { path: '^src/client/' },
+      to: {
+        pathNot: [
+          '^src/client/',
+          '^src/contract/(wire|publication-id|routes)\\.ts$',
+          '^src/export-safety/',
+        ],
+      },
+    },
+    {
+      name: 'export-safety-is-pure',
+      severity: 'error',
+      comment:
+        'The display-model vocabulary is text in, verdict out, shared by the Worker and the ' +
+        'client: it imports nothing of src/ but itself, and nothing of the Workers runtime.',
+      from: { path: '^src/export-safety/' },
+      to: { path: ['^src/(?!export-safety/)', '^cloudflare:', '^node:'] },
+    },
+    {
+      name: 'openapi-imports-only-the-contract',
+      severity: 'error',
+      comment: 'The OpenAPI document describes the wire contract; it must not depend on handlers.',
+      from: { path: '^src/openapi/' },
+      to: {
+        pathNot: ['^src/openapi/', '^src/contract/', '^node_modules/'],
+      },
+    },
+    {
+      name: 'try-it-page-uses-only-the-client',
+      severity: 'error',
+      comment:
+        'The try-it page (web/try-it/) is a browser app beside the service: it reaches the ' +
+        'service as any web page would, through the typed client (export-retrieval-service/client).',
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: '^src/client/' },
+    },
+    {
+      name: 'outside-src-enters-a-room-through-its-faces',
+      severity: 'error',
+      comment:
+        'Outside src/ (scripts/, test/, web/), a room is imported only through its face, ' +
+        'src/<room>/index.ts, or its second face src/<room>/testing.ts: the names only tests and ' +
+        'the bench need (an inner class to drive, a limit to reach, a storage key to corrupt), ' +
+        'listed in one file so that a room can rearrange its inner files without breaking them, ' +
+        'and so that what the tests lean on is visible. src/contract/ is the exception: each of ' +
+        'its files is an entry of its own (the package exports ./publish-rpc; Node scripts load ' +
+        'routes.ts and wire.ts directly). scripts/bench/harvest-policy.ts is left out while the ' +
+        'branch limiter-bench rewrites it into scripts/bench/harvest/ (through the face).',
+      from: { path: '^(scripts|test|web)/', pathNot: '^scripts/bench/harvest-policy\\.ts$' },
+      to: {
+        path: '^src/[^/]+/',
+        pathNot: ['^src/[^/]+/(index|testing)\\.ts$', '^src/contract/'],
+      },
+    },
+    {
+      name: 'testing-faces-serve-only-tests-and-the-bench',
+      severity: 'error',
+      comment:
+        "A room's testing.ts is for test/ and scripts/ only: the service never depends on what " +
+        'exists for its tests.',
+      from: { path: '^src/' },
+      to: { path: '^src/[^/]+/testing\\.ts$' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A module nothing imports is dead code (knip checks exports; this checks files).',
+      from: {
+        // Tests, scripts and bench Workers are entry points: nothing imports them.
+        path: '^(src|web/try-it/src)/',
+        orphan: true,
+        pathNot: [
+          '\\.d\\.ts$',
+          '^src/index\\.ts$',
+          '^src/client/index\\.ts$',
+          // The settings check of `npm start` and `npm run deploy` (scripts/settings-check.mjs).
+          '^src/settings/index\\.ts$',
+          '^web/try-it/src/browser/(page|model-worker)\\.ts$',
+        ],
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.mjs'],
+      // The try-it page imports the typed client by its package name, through package.json's exports.
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'default'],
+    },
+  },
+}

@@ -1,0 +1,10 @@
+/**
+ * The export-safety room's second face, for test/ and scripts/bench/ only (never imported by src/;
+ * dependency-cruiser checks both): the command check, the refusal, the vocabulary's part keys and
+ * its file as data, which the room's own code uses and the tests and the bench reach. Why a second
+ * face: docs/architecture.md#the-layering-rules.
+ */
+export { CommandCheck } from './commands'
+export { UnsafeContent } from './refusal'
+export { PART_KEYS, type PartType } from './vocabulary'
+export { default as vocabularyFile } from './vocabulary.json'
