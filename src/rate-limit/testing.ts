@@ -6,6 +6,8 @@
  * second face: docs/architecture.md#the-layering-rules.
  */
 export { clientKey, prefixKey, UNKNOWN_CLIENT } from './client-key'
+export { parseExemptNetworks } from './exempt-networks'
+export { Reservations, RESERVATION_SECONDS } from './in-flight'
 export { admit, clientForgetAt, type ClientRecord, type LimitPolicy, miss } from './limits'
 export {
   countMiss,

@@ -5,9 +5,16 @@
  * rate-limit-neighbours-http.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { Reservations, RESERVATION_SECONDS } from '../../src/rate-limit/in-flight'
-import { admit, miss, type ClientRecord, type LimitPolicy } from '../../src/rate-limit/limits'
-import { DEFAULT_MISS_SETTINGS, type MissState } from '../../src/rate-limit/misses'
+import {
+  admit,
+  DEFAULT_MISS_SETTINGS,
+  miss,
+  Reservations,
+  RESERVATION_SECONDS,
+  type ClientRecord,
+  type LimitPolicy,
+  type MissState,
+} from '../../src/rate-limit/testing'
 
 const T0 = Date.UTC(2030, 0, 1)
 const POLICY: LimitPolicy = {

@@ -8,7 +8,7 @@
 import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseExemptNetworks } from '../../src/rate-limit/exempt-networks'
+import { parseExemptNetworks } from '../../src/rate-limit/testing'
 import { callWithEnv, storeExport } from '../support/helpers'
 
 const T0 = Date.UTC(2030, 0, 1)
