@@ -9,7 +9,7 @@
  */
 import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
-import { PLAIN_COMPOUND, PLAIN_MARKER } from './plain-compound.js'
+import { PLAIN_COMPOUND } from './plain-compound.js'
 import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
 import {
   HITBOX_TYPE,
@@ -105,8 +105,7 @@ export class CommandCheck {
     if (type === null) return false
     const compound = PLAIN_COMPOUND[type]
     compound.lastIndex = selectorEnd + 1
-    if (!compound.test(text) || compound.lastIndex !== to) return false
-    return !PLAIN_MARKER.test(text.slice(selectorEnd, to))
+    return compound.test(text) && compound.lastIndex === to
   }
 
   /** The part type a `data merge` selector targets, or null when it is not the model's own. */
