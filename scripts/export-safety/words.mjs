@@ -495,7 +495,7 @@ export function wordVectors(vocabulary) {
     vocabulary.placeholder,
     exportOf({}),
     exportOf({
-      passengers: `${PARTS.map((p) => part(p)).join(',')},{id:"block_display",Tags:["x_0"]}`,
+      passengers: `${PARTS.map((p) => part(p)).join(',')},{id:"minecraft:block_display",Tags:["x_0"]}`,
       frame: [dataMerge('block_display', '{Glowing:1b}', '@e[type=block_display,tag=x_0]')],
     }),
     'selector',
@@ -506,7 +506,9 @@ export function wordVectors(vocabulary) {
     'namespace',
     vocabulary.defaultNamespace,
     exportOf({
-      passengers: `{id:"block_display",Tags:["${P}_0"]},${PARTS.slice(1)
+      passengers: `${part(PARTS[0], `,Passengers:[{id:"block_display",Tags:["${P}_4"]}]`)},${PARTS.slice(
+        1,
+      )
         .map((p) => part(p))
         .join(',')}`,
     }),

@@ -10,6 +10,7 @@
 import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
+import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
 import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
 import {
   HITBOX_TYPE,
@@ -84,6 +85,9 @@ export class CommandCheck {
       checkPlaysound(words)
     } else {
       throw new UnsafeContent('command', word)
+    }
+    if (!readsAsDisplayEntityUtils(command)) {
+      throw new UnsafeContent('reader', READER_NAMES.displayEntityUtils, 'reader')
     }
   }
 

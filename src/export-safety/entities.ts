@@ -6,13 +6,7 @@
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt.js'
-import {
-  MAX_OWN_TAGS,
-  PART_KEYS,
-  PASSENGER_KEYS,
-  partTypeOf,
-  type PartType,
-} from './vocabulary.js'
+import { MAX_OWN_TAGS, PART_KEYS, PASSENGER_KEYS, partTypeOf, type PartType } from './vocabulary.js'
 
 type Compound = SnbtValue & { kind: 'compound' }
 
@@ -25,7 +19,7 @@ const TAGS = 'Tags'
  * Checks a passenger compound once it closed (its own passengers were checked as they closed,
  * `snbt.ts`): a display entity with its type's keys. Adds its tags to `ownTags`.
  */
-export function checkPassenger(compound: Compound, ownTags: Set<string>): void {
+export function checkPassenger(compound: Compound, ownTags: Set<string>): PartType {
   const type = displayTypeOf(compound)
   for (const [name, value] of compound.members) {
     if (name === PASSENGERS) {
@@ -38,6 +32,7 @@ export function checkPassenger(compound: Compound, ownTags: Set<string>): void {
       checkKey(type, name, value, ownTags)
     }
   }
+  return type
 }
 
 /**

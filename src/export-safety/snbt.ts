@@ -308,7 +308,8 @@ class SnbtParser {
     if (char === '{') return 'compound'
     if (char === '[') {
       const letter = text[this.position + 1]
-      const typed = text[this.position + 2] === ';' && (letter === 'B' || letter === 'I' || letter === 'L')
+      const typed =
+        text[this.position + 2] === ';' && (letter === 'B' || letter === 'I' || letter === 'L')
       return typed ? 'array' : 'list'
     }
     return char === '"' || char === "'" ? 'quoted' : 'word'
@@ -595,5 +596,7 @@ function holdsPlaceholder(value: SnbtValue | null): boolean {
   if (value === null || value.kind === 'array') return false
   if (value.kind === 'text') return value.value.includes(PLACEHOLDER)
   if (value.kind === 'list') return value.items.some(holdsPlaceholder)
-  return value.members.some(([name, member]) => name.includes(PLACEHOLDER) || holdsPlaceholder(member))
+  return value.members.some(
+    ([name, member]) => name.includes(PLACEHOLDER) || holdsPlaceholder(member),
+  )
 }

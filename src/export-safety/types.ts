@@ -90,7 +90,10 @@ function compile(raw: Exclude<RawType, string>): ValueType {
       const integer = raw.integer === true
       const alternatives = suffixes.map(escapeRegExp).join('|')
       // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double.
-      const withExponent = suffixes.filter((suffix) => suffix !== '').map(escapeRegExp).join('|')
+      const withExponent = suffixes
+        .filter((suffix) => suffix !== '')
+        .map(escapeRegExp)
+        .join('|')
       const pattern = integer
         ? `^-?(?:0|[1-9][0-9]*)(${alternatives})$`
         : `^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+(?:${withExponent})|(?:${alternatives}))$`
@@ -191,7 +194,16 @@ export function isBooleanWord(word: string): boolean {
   return BOOLEAN_WORDS.has(word)
 }
 
-const BOOLEAN_WORDS: ReadonlySet<string> = new Set(['true', 'false', '0b', '0B', '-0b', '-0B', '1b', '1B'])
+const BOOLEAN_WORDS: ReadonlySet<string> = new Set([
+  'true',
+  'false',
+  '0b',
+  '0B',
+  '-0b',
+  '-0B',
+  '1b',
+  '1B',
+])
 
 /** The type of each entity key (`keyTypes`): one per name, the same in every entity. */
 export const KEY_TYPES: ReadonlyMap<string, ValueType> = new Map(
