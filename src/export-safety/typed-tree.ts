@@ -6,9 +6,10 @@
  */
 import type { SnbtValue } from './snbt-value.js'
 import { isBooleanWord, isNumberWord, pick, type Shape, type ValueType } from './types.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Whether the SNBT tree `value` is of `type`. */
-export function snbtMatches(type: ValueType, value: SnbtValue): boolean {
+function snbtMatches(type: ValueType, value: SnbtValue): boolean {
   const shape: Shape =
     value.kind === 'text' ? (value.quoted ? 'quoted' : 'word') : (value.kind as Shape)
   const chosen = pick(type, shape)
@@ -37,7 +38,7 @@ export function snbtMatches(type: ValueType, value: SnbtValue): boolean {
 }
 
 /** Whether the JSON value `value` (as `JSON.parse` returns it) is of `type`. */
-export function jsonMatches(type: ValueType, value: unknown): boolean {
+function jsonMatches(type: ValueType, value: unknown): boolean {
   if (value === null) return false
   if (typeof value === 'number') return jsonNumberMatches(type, value)
   const shape: Shape = Array.isArray(value)
@@ -110,4 +111,101 @@ function wordOrStringMatches(type: ValueType, text: string): boolean {
     default:
       return false
   }
+}
+
+/** What one walk over a text learns besides whether it matches its type. */
+export interface TextFacts {
+  /** The world-reading kinds named anywhere in it, as member names. */
+  kinds: Set<string>
+  /** An array, or an object, nested at `MAX_SNBT_DEPTH` or deeper (JSON text). */
+  tooDeepArray: boolean
+  tooDeepObject: boolean
+  /** The placeholder in a string or a member name (text written as SNBT). */
+  placeholder: boolean
+}
+
+/** Facts to fill in. */
+export function textFacts(): TextFacts {
+  return { kinds: new Set(), tooDeepArray: false, tooDeepObject: false, placeholder: false }
+}
+
+/**
+ * Whether the JSON value `value` is of `type` (null: a type already failed above, only the facts
+ * are gathered), in one walk that also gathers `facts` everywhere in it, to `MAX_SNBT_DEPTH`.
+ */
+export function jsonTextMatches(
+  value: unknown,
+  type: ValueType | null,
+  depth: number,
+  facts: TextFacts,
+): boolean {
+  if (typeof value !== 'object' || value === null) return type !== null && jsonMatches(type, value)
+  const isArray = Array.isArray(value)
+  if (depth >= MAX_SNBT_DEPTH) {
+    if (isArray) facts.tooDeepArray = true
+    else facts.tooDeepObject = true
+    return false
+  }
+  let chosen = type === null ? null : pick(type, isArray ? 'list' : 'compound')
+  while (chosen?.kind === 'text') chosen = pick(chosen.of, isArray ? 'list' : 'compound')
+  let matches = chosen !== null
+  if (isArray) {
+    const items = value as unknown[]
+    const of = chosen?.kind === 'list' ? chosen.of : null
+    if (chosen?.kind === 'list' && chosen.length !== null && items.length !== chosen.length) {
+      matches = false
+    }
+    for (const item of items) {
+      matches = jsonTextMatches(item, matches ? of : null, depth + 1, facts) && matches
+    }
+    return matches
+  }
+  const members = value as Record<string, unknown>
+  for (const name in members) {
+    if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+    const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+    if (memberType === null) matches = false
+    matches =
+      jsonTextMatches(members[name], matches ? memberType : null, depth + 1, facts) && matches
+  }
+  return matches
+}
+
+/**
+ * Whether the SNBT tree `value` (text written as SNBT) is of `type` (null: only the facts), in
+ * one walk that also gathers `facts`: the world-reading kinds and the placeholder, everywhere.
+ */
+export function snbtTextMatches(
+  value: SnbtValue | null,
+  type: ValueType | null,
+  facts: TextFacts,
+): boolean {
+  if (value === null) return false
+  if (value.kind === 'text') {
+    if (value.value.includes(PLACEHOLDER)) facts.placeholder = true
+    return type !== null && snbtMatches(type, value)
+  }
+  if (value.kind === 'array') return type !== null && snbtMatches(type, value)
+  const shape = value.kind
+  let chosen = type === null ? null : pick(type, shape)
+  while (chosen?.kind === 'text') chosen = pick(chosen.of, shape)
+  let matches = chosen !== null
+  if (value.kind === 'list') {
+    const of = chosen?.kind === 'list' ? chosen.of : null
+    if (chosen?.kind === 'list' && chosen.length !== null && value.items.length !== chosen.length) {
+      matches = false
+    }
+    for (const item of value.items) {
+      matches = snbtTextMatches(item, matches ? of : null, facts) && matches
+    }
+    return matches
+  }
+  for (const [name, member] of value.members) {
+    if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+    if (name.includes(PLACEHOLDER)) facts.placeholder = true
+    const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+    if (memberType === null) matches = false
+    matches = snbtTextMatches(member, matches ? memberType : null, facts) && matches
+  }
+  return matches
 }
