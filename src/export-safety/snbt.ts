@@ -16,7 +16,7 @@
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt-value.js'
 import { checkJsonText, checkSnbtText } from './text.js'
-import { memberTypeOf } from './typed-tree.js'
+import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
 import {
   KEY_TYPES,
   isBooleanWord,
@@ -27,7 +27,7 @@ import {
   type StringType,
   type ValueType,
 } from './types.js'
-import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS } from './vocabulary.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, WORLD_READING_KINDS } from './vocabulary.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
@@ -468,7 +468,75 @@ class SnbtParser {
     throw new UnsafeContent('placeholder', this.pathText())
   }
 
-  /** Text: a quoted string of JSON text, or text written as SNBT, read whole (`text.ts`). */
+  /**
+   * Text written as SNBT, read to its end against `type` (null: a type already failed above,
+   * only `facts` are gathered), building nothing: whether it matches. The grammar is `value`'s
+   * (faults thrown as met); the type is `oneOf`'s pick by shape, as `typed` reads, but a value
+   * that does not match is read on, since a world-reading kind further on is named first.
+   */
+  private textValue(type: ValueType | null, depth: number, facts: TextFacts): boolean {
+    const text = this.text
+    const shape = this.shape()
+    let chosen = type === null ? null : pick(type, shape)
+    while (chosen?.kind === 'text') chosen = pick(chosen.of, shape)
+    if (shape === 'quoted' || shape === 'word') {
+      const value = shape === 'quoted' ? this.quoted() : this.word()
+      if (shape === 'quoted' && value.includes(PLACEHOLDER)) facts.placeholder = true
+      return chosen !== null && wordOrStringMatches(chosen, value)
+    }
+    if (shape === 'array') {
+      this.value(depth, true)
+      return false
+    }
+    this.enter(depth)
+    this.position++
+    let matches = chosen !== null
+    if (shape === 'list') {
+      const of = chosen?.kind === 'list' ? chosen.of : null
+      let count = 0
+      this.spaces()
+      if (text[this.position] !== ']') {
+        for (;;) {
+          this.spaces()
+          matches = this.textValue(matches ? of : null, depth + 1, facts) && matches
+          count++
+          this.spaces()
+          if (text[this.position] === ']') break
+          this.expect(',')
+        }
+      }
+      this.position++
+      if (chosen?.kind === 'list' && chosen.length !== null && count !== chosen.length) {
+        return false
+      }
+      return matches
+    }
+    for (;;) {
+      this.spaces()
+      const char = text[this.position]
+      if (char === '}') break
+      if (char !== ',') {
+        const name = char === '"' || char === "'" ? this.quoted() : this.word()
+        if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+        if (name.includes(PLACEHOLDER)) facts.placeholder = true
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        const memberType =
+          matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+        if (memberType === null) matches = false
+        matches = this.textValue(matches ? memberType : null, depth + 1, facts) && matches
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      // An empty member (`,,`) is skipped, as the game's parser does.
+      this.expect(',')
+    }
+    this.position++
+    return matches
+  }
+
+  /** Text: a quoted string of JSON text, or text written as SNBT (`text.ts`). */
   private typedText(type: ValueType, shape: Shape, depth: number): void {
     const path = () => this.pathText()
     if (shape === 'quoted') {
@@ -477,7 +545,9 @@ class SnbtParser {
       checkJsonText(value, type, path)
       return
     }
-    checkSnbtText(this.value(depth, true), type, path)
+    const facts = textFacts()
+    const matches = this.textValue(type, depth, facts)
+    checkSnbtText(facts, matches, path)
   }
 
   private list(depth: number, whole: boolean): SnbtValue {

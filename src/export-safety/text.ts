@@ -8,8 +8,7 @@
  * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
 import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt-value.js'
-import { jsonTextMatches, snbtTextMatches, textFacts } from './typed-tree.js'
+import { jsonTextMatches, textFacts, type TextFacts } from './typed-tree.js'
 import type { ValueType } from './types.js'
 import { WORLD_READING_KINDS } from './vocabulary.js'
 
@@ -40,12 +39,11 @@ export function checkJsonText(value: string, type: ValueType, path: () => string
 }
 
 /**
- * The same for text written as SNBT (a compound or a list, read whole), after the placeholder:
- * none anywhere in it (`placeholder` at `path`).
+ * The verdict on text written as SNBT, from one reading of it (`facts`, and whether it matched
+ * its type): no placeholder anywhere in it (`placeholder` at `path`), no world-reading kind
+ * (`text`), then its type (`type` at `path`).
  */
-export function checkSnbtText(value: SnbtValue, type: ValueType, path: () => string): void {
-  const facts = textFacts()
-  const matches = snbtTextMatches(value, type, facts)
+export function checkSnbtText(facts: TextFacts, matches: boolean, path: () => string): void {
   if (facts.placeholder) throw new UnsafeContent('placeholder', path())
   throwWorldReading(facts.kinds)
   if (!matches) throw new UnsafeContent('type', path())

@@ -1,41 +1,12 @@
 /**
- * Types applied to a value already read whole: JSON text (`JSON.parse` output) and text written
- * as SNBT (a parsed tree). Only whether it matches is answered: a fault inside a text is named at
- * the text's own path (docs/export-safety.md, "The vocabulary file"), so the order a JSON reader
- * keeps members in never changes a verdict.
+ * Types applied to JSON text already read whole (`JSON.parse` output), and the pieces the SNBT
+ * reader shares (`snbt.ts` reads text written as SNBT the same way, as it goes). Only whether it
+ * matches is answered: a fault inside a text is named at the text's own path
+ * (docs/export-safety.md, "The vocabulary file"), so the order a JSON reader keeps members in
+ * never changes a verdict.
  */
-import type { SnbtValue } from './snbt-value.js'
 import { isBooleanWord, isNumberWord, pick, type Shape, type ValueType } from './types.js'
-import { MAX_SNBT_DEPTH, PLACEHOLDER, WORLD_READING_KINDS } from './vocabulary.js'
-
-/** Whether the SNBT tree `value` is of `type`. */
-function snbtMatches(type: ValueType, value: SnbtValue): boolean {
-  const shape: Shape =
-    value.kind === 'text' ? (value.quoted ? 'quoted' : 'word') : (value.kind as Shape)
-  const chosen = pick(type, shape)
-  if (chosen === null) return false
-  switch (chosen.kind) {
-    case 'compound': {
-      if (value.kind !== 'compound') return false
-      for (const [name, member] of value.members) {
-        const memberType = memberTypeOf(chosen, name)
-        if (memberType === null || member === null || !snbtMatches(memberType, member)) {
-          return false
-        }
-      }
-      return true
-    }
-    case 'list':
-      if (value.kind !== 'list') return false
-      if (chosen.length !== null && value.items.length !== chosen.length) return false
-      return value.items.every((item) => snbtMatches(chosen.of, item))
-    case 'text':
-      // Text written as SNBT inside text: read as the same grammar.
-      return snbtMatches(chosen.of, value)
-    default:
-      return value.kind === 'text' && wordOrStringMatches(chosen, value.value)
-  }
-}
+import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Whether the JSON value `value` (as `JSON.parse` returns it) is of `type`. */
 function jsonMatches(type: ValueType, value: unknown): boolean {
@@ -98,7 +69,8 @@ export function memberTypeOf(
   return type.members.get(key) ?? type.others
 }
 
-function wordOrStringMatches(type: ValueType, text: string): boolean {
+/** Whether a quoted string's value or a word, `text`, is of the scalar type `type`. */
+export function wordOrStringMatches(type: ValueType, text: string): boolean {
   switch (type.kind) {
     case 'number':
       return isNumberWord(type, text)
@@ -120,7 +92,7 @@ export interface TextFacts {
   /** An array, or an object, nested at `MAX_SNBT_DEPTH` or deeper (JSON text). */
   tooDeepArray: boolean
   tooDeepObject: boolean
-  /** The placeholder in a string or a member name (text written as SNBT). */
+  /** The placeholder in a string or a member name (text written as SNBT, `snbt.ts`). */
   placeholder: boolean
 }
 
@@ -167,45 +139,6 @@ export function jsonTextMatches(
     if (memberType === null) matches = false
     matches =
       jsonTextMatches(members[name], matches ? memberType : null, depth + 1, facts) && matches
-  }
-  return matches
-}
-
-/**
- * Whether the SNBT tree `value` (text written as SNBT) is of `type` (null: only the facts), in
- * one walk that also gathers `facts`: the world-reading kinds and the placeholder, everywhere.
- */
-export function snbtTextMatches(
-  value: SnbtValue | null,
-  type: ValueType | null,
-  facts: TextFacts,
-): boolean {
-  if (value === null) return false
-  if (value.kind === 'text') {
-    if (value.value.includes(PLACEHOLDER)) facts.placeholder = true
-    return type !== null && snbtMatches(type, value)
-  }
-  if (value.kind === 'array') return type !== null && snbtMatches(type, value)
-  const shape = value.kind
-  let chosen = type === null ? null : pick(type, shape)
-  while (chosen?.kind === 'text') chosen = pick(chosen.of, shape)
-  let matches = chosen !== null
-  if (value.kind === 'list') {
-    const of = chosen?.kind === 'list' ? chosen.of : null
-    if (chosen?.kind === 'list' && chosen.length !== null && value.items.length !== chosen.length) {
-      matches = false
-    }
-    for (const item of value.items) {
-      matches = snbtTextMatches(item, matches ? of : null, facts) && matches
-    }
-    return matches
-  }
-  for (const [name, member] of value.members) {
-    if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
-    if (name.includes(PLACEHOLDER)) facts.placeholder = true
-    const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
-    if (memberType === null) matches = false
-    matches = snbtTextMatches(member, matches ? memberType : null, facts) && matches
   }
   return matches
 }
