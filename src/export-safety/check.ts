@@ -17,16 +17,20 @@ import { checkPassenger } from './entities.js'
 import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-bytes.js'
 import { elementPath, memberPath, spellName } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
+import { checkPassengerReaders, type GrammarCompound } from './readers/index.js'
 import { forEachCompound } from './snbt.js'
 import {
   CHECKED_NAMES,
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
   PLACEHOLDER,
+  fetchedLength,
+  placeholderGrowth,
   visiblePart,
+  type PartType,
 } from './vocabulary.js'
 
-/** The root member that holds the export (spec 2). */
+/** The root member that holds the export (docs/api.md#the-body). */
 const CONTENT = 'content'
 
 const DATAPACK = 'datapack'
@@ -65,13 +69,14 @@ interface CheckedObject {
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
  * display-model vocabulary, or null when all of it is inside. `modelTag`: what every selector's
- * tag begins with (the placeholder in the published form; the caller's tag in a fetched one). A
+ * tag begins with (the placeholder in the published form; the caller's tag in a fetched one;
+ * null: read from the parts' tags, `CommandCheck`). A
  * document that is not of the form `{"content": {...}}` holds nothing a plugin runs: null, once
  * its root names are checked.
  */
 export function findUnsafeExport(
   document: Uint8Array,
-  modelTag: string = PLACEHOLDER,
+  modelTag: string | null = PLACEHOLDER,
 ): UnsafeExport | null {
   return new ExportCheck(new JsonBytes(document), modelTag).run()
 }
@@ -89,8 +94,8 @@ function checkName(
   only = false,
 ): UnsafeExport | null {
   if (checked.includes(name)) return null
-  if (name.length > MAX_NAME_CHARS) {
-    return unsafeExport(parent, new UnsafeContent('length', String(name.length), 'name'))
+  if (nameLength(name) > MAX_NAME_CHARS) {
+    return unsafeExport(parent, new UnsafeContent('length', String(nameLength(name)), 'name'))
   }
   if (only || checked.includes(visiblePart(name))) {
     return unsafeExport(memberPath(parent, name), new UnsafeContent('member', spellName(name)))
@@ -107,7 +112,7 @@ class ExportCheck {
   /** Bytes of the passenger strings read so far, as written. */
   private passengerBytes = 0
 
-  constructor(json: JsonBytes, modelTag: string) {
+  constructor(json: JsonBytes, modelTag: string | null) {
     this.json = json
     this.command = new CommandCheck(this.ownTags, modelTag)
   }
@@ -191,8 +196,20 @@ class ExportCheck {
       throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
     }
     const text = this.json.string(start, end, true)
+    // Each placeholder counted as the longest tag it may become when fetched.
+    this.passengerBytes += placeholderGrowth(text)
+    if (this.passengerBytes > MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
+    }
     checkOneLine(text)
-    forEachCompound(text, (compound) => checkPassenger(compound, this.ownTags))
+    const compounds: GrammarCompound[] = []
+    const types: PartType[] = []
+    forEachCompound(text, (compound, from, to) => {
+      const type = checkPassenger(compound, this.ownTags)
+      types.push(type)
+      if (from >= 0) compounds.push({ start: from, end: to, type })
+    })
+    checkPassengerReaders(text, compounds, types)
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */
@@ -251,12 +268,12 @@ class ExportCheck {
       const animationValue = records[at + 1]!
       const frames = records[at + 2]!
       at += 3
-      if (animation.length > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
+      if (nameLength(animation) > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
       const animationPath = memberPath(path, animation)
       if (frames < 0) return shape(json.typeAt(animationValue), animationPath)
       for (let frame = 0; frame < frames; frame++, at += 4) {
         const name = json.string(records[at]!)
-        if (name.length > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
+        if (nameLength(name) > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
         const value = records[at + 1]!
         const first = records[at + 2]!
         const node: JsonNode =
@@ -276,7 +293,7 @@ class ExportCheck {
   }
 
   private lengthOfName(path: string, name: string): UnsafeExport {
-    return unsafeExport(path, new UnsafeContent('length', String(name.length), 'name'))
+    return unsafeExport(path, new UnsafeContent('length', String(nameLength(name)), 'name'))
   }
 
   /** Animation → frame → commands, streamed: every member where it stands. */
@@ -286,12 +303,12 @@ class ExportCheck {
     const json = this.json
     this.verdict = null
     json.forEachMember(node.start, (animation, frames) => {
-      if (animation.length > MAX_NAME_CHARS) return this.stop(path, animation)
+      if (nameLength(animation) > MAX_NAME_CHARS) return this.stop(path, animation)
       const animationPath = memberPath(path, animation)
       const type = json.typeAt(frames)
       if (type !== 'object') return this.refuse(shape(type, animationPath))
       return json.forEachMember(frames, (frame, commands) => {
-        if (frame.length > MAX_NAME_CHARS) return this.stop(animationPath, frame)
+        if (nameLength(frame) > MAX_NAME_CHARS) return this.stop(animationPath, frame)
         const mark = json.mark()
         const read = json.read(commands, STRINGS)
         const verdict = this.commands(read, memberPath(animationPath, frame), 'frame')
@@ -341,6 +358,11 @@ class ExportCheck {
     }
     return null
   }
+}
+
+/** A member name's length, each placeholder counted as the longest tag it may become. */
+function nameLength(name: string): number {
+  return fetchedLength(name, MAX_NAME_CHARS)
 }
 
 /** The refusal of a checked field of another JSON type than exports write. */

@@ -9,12 +9,17 @@
  */
 import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
-import { PLAIN_COMPOUND, PLAIN_MARKER } from './plain-compound.js'
-import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
+import { PLAIN_COMPOUND } from './plain-compound.js'
+import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
+import { parseSnbtValue, unexpectedAt } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
 import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
   PATTERNS,
+  PLACEHOLDER,
+  PLACEHOLDER_GROWTH,
+  fetchedLength,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
   SOUND_SOURCES,
@@ -33,6 +38,14 @@ const SOUND_ID = PATTERNS.soundId
 const DISTANCE = PATTERNS.distance
 const LIMIT = PATTERNS.limit
 const PLAYERS = PATTERNS.playsoundTargets
+
+/**
+ * The longest frame command the fast path takes, as spelled: no placeholder can bring one this
+ * short over `MAX_COMMAND_CHARS` when fetched (`fetchedLength`).
+ */
+const PLAIN_MAX_CHARS = Math.floor(
+  MAX_COMMAND_CHARS / (1 + PLACEHOLDER_GROWTH / PLACEHOLDER.length),
+)
 
 /** Selector verdicts kept per export, at most: a model targets a few hundred parts. */
 const MAX_KEPT_SELECTORS = 4096
@@ -53,24 +66,27 @@ export function checkOneLine(text: string): void {
 /**
  * The commands of one export. `ownTags` are the tags the model's parts carry, and a hitbox's
  * summon adds its own; `modelTag` what a selector's tag must begin with (the placeholder, or the
- * tag a fetched export was asked with). A selector's verdict is kept, since every frame targets
+ * tag a fetched export was asked with), or null to read it from the parts' tags once every frame
+ * may target them (`INFERRED_MODEL_TAG`). A selector's verdict is kept, since every frame targets
  * the same parts.
  */
 export class CommandCheck {
   private readonly ownTags: Set<string>
-  private readonly modelTag: string
+  private modelTag: string | null
   private readonly selectorTypes = new Map<string, PartType>()
 
-  constructor(ownTags: Set<string>, modelTag: string) {
+  constructor(ownTags: Set<string>, modelTag: string | null) {
     this.ownTags = ownTags
     this.modelTag = modelTag
   }
 
   /** Throws `UnsafeContent` unless `command` is in the vocabulary of `place`. */
   check(command: string, place: CommandPlace): void {
-    if (command.length > MAX_COMMAND_CHARS) {
+    // Counted as fetched with the longest tag, so that no tag brings it over the game's limit.
+    const length = fetchedLength(command, MAX_COMMAND_CHARS)
+    if (length > MAX_COMMAND_CHARS) {
       checkOneLine(command)
-      throw new UnsafeContent('length', String(command.length))
+      throw new UnsafeContent('length', String(length))
     }
     checkOneLine(command)
     const words = new Words(command)
@@ -85,6 +101,9 @@ export class CommandCheck {
     } else {
       throw new UnsafeContent('command', word)
     }
+    if (!readsAsDisplayEntityUtils(command)) {
+      throw new UnsafeContent('reader', READER_NAMES.displayEntityUtils, 'reader')
+    }
   }
 
   /**
@@ -95,7 +114,8 @@ export class CommandCheck {
    * (no backslash, so spelled as it reads), its compound words, brackets and plain strings.
    */
   isPlainDataMerge(text: string, from: number, to: number): boolean {
-    if (to - from > MAX_COMMAND_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
+    // Long ones go to `check`, which counts their placeholders as fetched.
+    if (to - from > PLAIN_MAX_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
     const selectorStart = from + DATA_MERGE_ENTITY.length
     const selectorEnd = text.indexOf(' ', selectorStart)
     if (selectorEnd < 0 || selectorEnd >= to) return false
@@ -105,8 +125,7 @@ export class CommandCheck {
     if (type === null) return false
     const compound = PLAIN_COMPOUND[type]
     compound.lastIndex = selectorEnd + 1
-    if (!compound.test(text) || compound.lastIndex !== to) return false
-    return !PLAIN_MARKER.test(text.slice(selectorEnd, to))
+    return compound.test(text) && compound.lastIndex === to
   }
 
   /** The part type a `data merge` selector targets, or null when it is not the model's own. */
@@ -114,13 +133,28 @@ export class CommandCheck {
     const known = this.selectorTypes.get(selector)
     if (known !== undefined) return known
     try {
-      const type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      const type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)
       return type
     } catch (error) {
       if (error instanceof UnsafeContent) return null
       throw error
     }
+  }
+
+  /**
+   * What a selector's tag must begin with. Not given: the placeholder when a part's tag begins
+   * with it (the published form), else nothing (a fetched form: every tag a selector names must
+   * still be one the model's own parts carry). Read at the first selector, when the parts' and
+   * hitboxes' tags are all collected.
+   */
+  private tagOfModel(): string {
+    if (this.modelTag === null) {
+      let published = false
+      for (const tag of this.ownTags) if (tag.startsWith(PLACEHOLDER)) published = true
+      this.modelTag = published ? PLACEHOLDER : ''
+    }
+    return this.modelTag
   }
 
   private keep(selector: string, type: PartType): void {
@@ -136,7 +170,7 @@ export class CommandCheck {
     const selector = words.next()
     let type = this.selectorTypes.get(selector)
     if (type === undefined) {
-      type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)
     }
     checkPartData(type, words.compoundToEnd(), null)

@@ -1,23 +1,37 @@
 /**
- * SNBT (the game's text form of entity data) as real exports write it, parsed whole into a small
- * tree. Two liberties of real exports are accepted: a space around `:` and `,`, and empty members
- * in a compound (`shadow:1b,,Tags:[...]`, which the game's own parser skips). Nothing may follow
- * the value: a string that closes its compound early and goes on (`...}]} op @a`) is refused.
+ * SNBT (the game's text form of entity data) as real exports write it. An entity's compound is
+ * read into a small tree of what the checks need (its ids, tags and passengers); every other
+ * member's value is checked against its type (`vocabulary.json`, `keyTypes`) while it is read,
+ * building nothing. Two liberties of real exports are accepted: a space around `:` and `,`, and
+ * empty members in a compound (`shadow:1b,,Tags:[...]`, which the game's own parser skips).
+ * Nothing may follow the value: a string that closes its compound early and goes on
+ * (`...}]} op @a`) is refused. In quoted strings only `\\` and a backslash before the string's
+ * own quote are escapes: Minecraft 1.21.4 refuses the others and 1.21.5 and later decode them
+ * (`\x73`, `\u0073`, `\n`, ...), so they would read differently by version.
  *
  * Written by hand rather than taken from a library: the SNBT parsers on the registry either fail
  * on the empty members of real exports or parse binary NBT only, and the Worker keeps `hono` as
  * its one runtime dependency.
  */
 import { UnsafeContent } from './refusal.js'
-import { MAX_SNBT_DEPTH, READER_MARKERS, TEXT_KEYS } from './vocabulary.js'
+import type { SnbtValue } from './snbt-value.js'
+import { checkJsonText, checkSnbtText } from './text.js'
+import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
+import {
+  KEY_TYPES,
+  isBooleanWord,
+  isNumberWord,
+  pick,
+  type CompoundType,
+  type Shape,
+  type StringType,
+  type ValueType,
+} from './types.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, WORLD_READING_KINDS } from './vocabulary.js'
 
-/**
- * The members of a compound whose values the checks read (an entity's id, tags and passengers,
- * its JSON text and its item); every other value is parsed to its end and dropped, so that a
- * transformation matrix costs no objects. Inside a kept text or item, everything is kept.
- */
-const KEPT_VALUES: ReadonlySet<string> = new Set(['id', 'Tags', 'Passengers'])
-const KEPT_WHOLE: ReadonlySet<string> = new Set([...TEXT_KEYS, 'item'])
+const ID = 'id'
+const TAGS = 'Tags'
+const PASSENGERS = 'Passengers'
 
 /**
  * Throws the `reader` refusal unless the raw text of a quoted string (between its quotes,
@@ -36,15 +50,29 @@ export function checkReaderSafe(text: string, start: number, end: number): void 
   for (const marker of READER_MARKERS) {
     if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
   }
-  const open: string[] = []
-  for (let at = 0; at < raw.length; at++) {
-    const char = raw[at]!
-    if (char === '{' || char === '[') open.push(char)
-    else if (char === '}' || char === ']') {
-      if (open.pop() !== (char === '}' ? '{' : '[')) throw new UnsafeContent('reader', char)
+  // The brackets open within the string, innermost last: 1 for `{`, 2 for `[`.
+  let depth = 0
+  for (let at = i; at < end; at++) {
+    const unit = text.charCodeAt(at)
+    if (unit === 0x7b || unit === 0x5b) {
+      if (depth === OPEN.length) OPEN = growStack(OPEN)
+      OPEN[depth++] = unit === 0x7b ? 1 : 2
+    } else if (unit === 0x7d || unit === 0x5d) {
+      if (depth === 0 || OPEN[--depth] !== (unit === 0x7d ? 1 : 2)) {
+        throw new UnsafeContent('reader', unit === 0x7d ? '}' : ']')
+      }
     }
   }
-  if (open.length > 0) throw new UnsafeContent('reader', open[open.length - 1]!)
+  if (depth > 0) throw new UnsafeContent('reader', OPEN[depth - 1] === 1 ? '{' : '[')
+}
+
+/** The bracket stack of `checkReaderSafe`, kept between calls (one check at a time). */
+let OPEN: Uint8Array = new Uint8Array(64)
+
+function growStack(stack: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(stack.length * 2)
+  grown.set(stack)
+  return grown
 }
 
 /** The first characters of brackets and of `READER_MARKERS`. */
@@ -52,16 +80,6 @@ const MAY_MATTER = new Uint8Array(0x10000)
 for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker[0]!)]) {
   MAY_MATTER[char.charCodeAt(0)] = 1
 }
-
-/** A parsed SNBT value: what the checks need of it, no more. */
-export type SnbtValue =
-  /** A member's value is null unless its name is one of `KEPT_VALUES`. */
-  | { kind: 'compound'; members: Array<[name: string, value: SnbtValue | null]> }
-  | { kind: 'list'; items: SnbtValue[] }
-  /** A quoted string or an unquoted word (a number, a boolean, an unquoted string). */
-  | { kind: 'text'; value: string }
-  /** `[B;...]`, `[I;...]`, `[L;...]`. */
-  | { kind: 'array' }
 
 /** Whether a UTF-16 unit may sit in an unquoted word (the game's `isAllowedInUnquotedString`). */
 function isWordUnit(unit: number): boolean {
@@ -104,13 +122,15 @@ export function parseSnbtValue(
  */
 export function forEachCompound(
   text: string,
-  each: (compound: SnbtValue & { kind: 'compound' }) => void,
+  each: (compound: SnbtValue & { kind: 'compound' }, start: number, end: number) => void,
 ): void {
-  const parser = new SnbtParser(text, 0, each)
+  const parser = new SnbtParser(text, 0, (compound) => each(compound, -1, -1))
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
-    each(parser.compound(0))
+    const start = parser.position
+    const compound = parser.compound(0)
+    each(compound, start, parser.position)
     parser.spaces()
     if (parser.atEnd()) return
     parser.expect(',')
@@ -141,6 +161,12 @@ class SnbtParser {
   position: number
   private readonly text: string
   private readonly onPassenger: PassengerHook | null
+  /** Where the value being read sits in its entity's compound: names and list indexes. */
+  private path: Array<string | number> = []
+  /** Where the strings of a `Tags` list being read go. */
+  private tags: string[] | null = null
+  /** The next backslash at or after the last place asked for (-1: none to the end). */
+  private backslash = -2
 
   constructor(text: string, start: number, onPassenger: PassengerHook | null) {
     this.text = text
@@ -165,8 +191,8 @@ class SnbtParser {
     const char = this.text[this.position]
     if (char === '{') return this.compound(depth, whole)
     if (char === '[') return this.list(depth, whole)
-    if (char === '"' || char === "'") return { kind: 'text', value: this.quoted() }
-    return { kind: 'text', value: this.word() }
+    if (char === '"' || char === "'") return { kind: 'text', value: this.quoted(), quoted: true }
+    return { kind: 'text', value: this.word(), quoted: false }
   }
 
   /** Parses a value to its end, building nothing. */
@@ -226,10 +252,18 @@ class SnbtParser {
     this.position++
   }
 
+  /**
+   * A compound. `whole`: everything kept (a text's tree). Otherwise an entity's compound (a
+   * passenger, a `data merge` or a summon's data): `id` kept whole, `Passengers` handed to the
+   * passenger hook, a key of `KEY_TYPES` checked against its type as it is read (the tags of
+   * `Tags` kept), any other member read to its end and kept as null (a `key` refusal later).
+   */
   compound(depth: number, whole = false): SnbtValue & { kind: 'compound' } {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
+    const outerPath = this.path
+    if (!whole) this.path = []
     for (;;) {
       this.spaces()
       const char = this.text[this.position]
@@ -239,22 +273,281 @@ class SnbtParser {
         this.spaces()
         this.expect(':')
         this.spaces()
-        if (!whole && name === 'Passengers' && this.onPassenger !== null) {
-          members.push([name, this.passengers(depth + 1)])
-        } else if (whole || KEPT_VALUES.has(name) || KEPT_WHOLE.has(name)) {
-          members.push([name, this.value(depth + 1, whole || KEPT_WHOLE.has(name))])
-        } else {
-          this.skipValue(depth + 1)
-          members.push([name, null])
-        }
+        members.push([name, this.member(name, depth, whole)])
         this.spaces()
         if (this.text[this.position] === '}') break
       }
       // An empty member (`,,`) is skipped, as the game's parser does.
       this.expect(',')
     }
+    this.path = outerPath
     this.position++
     return { kind: 'compound', members }
+  }
+
+  /** The value of the member `name` of a compound (`compound` says how it is read). */
+  private member(name: string, depth: number, whole: boolean): SnbtValue | null {
+    if (whole || name === ID) return this.value(depth + 1, true)
+    if (name === PASSENGERS && this.onPassenger !== null) return this.passengers(depth + 1)
+    const type = KEY_TYPES.get(name)
+    if (type === undefined) {
+      this.skipValue(depth + 1)
+      return null
+    }
+    this.path.push(name)
+    if (name !== TAGS) {
+      this.typed(type, depth + 1)
+      this.path.pop()
+      return null
+    }
+    const tags: string[] = []
+    this.tags = tags
+    this.typed(type, depth + 1)
+    this.tags = null
+    this.path.pop()
+    return { kind: 'list', items: tags.map((tag) => ({ kind: 'text', value: tag, quoted: true })) }
+  }
+
+  /**
+   * The first backslash at or after `from`, searched once for all the strings before it: many
+   * short strings in one long text must not each search to its end.
+   */
+  private backslashFrom(from: number): number {
+    if (this.backslash !== -1 && this.backslash < from) {
+      this.backslash = this.text.indexOf('\\', from)
+    }
+    return this.backslash
+  }
+
+  /** The shape of the value at the current position (its first characters). */
+  private shape(): Shape {
+    const text = this.text
+    const char = text[this.position]
+    if (char === '{') return 'compound'
+    if (char === '[') {
+      const letter = text[this.position + 1]
+      const typed =
+        text[this.position + 2] === ';' && (letter === 'B' || letter === 'I' || letter === 'L')
+      return typed ? 'array' : 'list'
+    }
+    return char === '"' || char === "'" ? 'quoted' : 'word'
+  }
+
+  /** The `type` refusal at the current path (`transformation[3]`, `brightness.sky`). */
+  private typeFault(): never {
+    throw new UnsafeContent('type', this.pathText())
+  }
+
+  private pathText(): string {
+    let text = ''
+    for (const segment of this.path) {
+      text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`
+    }
+    return text
+  }
+
+  /**
+   * Reads one value against `type`, building nothing: the alternative is picked by the value's
+   * shape when its first character is met (none reads it: `type`), then the value is read and
+   * checked as it goes; the first fault met is thrown.
+   */
+  private typed(type: ValueType, depth: number): void {
+    const shape = this.shape()
+    const chosen = pick(type, shape)
+    if (chosen === null) this.typeFault()
+    switch (chosen.kind) {
+      case 'compound':
+        return this.typedCompound(chosen, depth)
+      case 'list':
+      case 'array':
+        return this.typedList(chosen, depth)
+      case 'string':
+        return this.typedString(chosen)
+      case 'enum': {
+        const value = shape === 'quoted' ? this.quoted() : this.word()
+        if (shape === 'quoted') this.placeholderOnly(value, false)
+        if (!chosen.values.has(value)) this.typeFault()
+        return
+      }
+      case 'number':
+        if (!isNumberWord(chosen, this.word())) this.typeFault()
+        return
+      case 'boolean':
+        if (!isBooleanWord(this.word())) this.typeFault()
+        return
+      case 'text':
+        return this.typedText(chosen.of, shape, depth)
+      case 'oneOf':
+        // `pick` never answers a `oneOf`.
+        return this.typeFault()
+    }
+  }
+
+  private typedCompound(type: CompoundType, depth: number): void {
+    this.enter(depth)
+    this.expect('{')
+    const text = this.text
+    for (;;) {
+      this.spaces()
+      const char = text[this.position]
+      if (char === '}') break
+      if (char !== ',') {
+        const quoted = char === '"' || char === "'"
+        const name = quoted ? this.quoted() : this.word()
+        this.path.push(name)
+        if (quoted) this.placeholderOnly(name, false)
+        const memberType = memberTypeOf(type, name)
+        if (memberType === null) {
+          if (type.unknown === 'component') throw new UnsafeContent('component', name)
+          this.typeFault()
+        }
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        this.typed(memberType, depth + 1)
+        this.path.pop()
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      this.expect(',')
+    }
+    this.position++
+  }
+
+  /** A list (or a typed array) of `type.of`, of `type.length` items when given. */
+  private typedList(type: ValueType & { kind: 'list' | 'array' }, depth: number): void {
+    this.enter(depth)
+    const text = this.text
+    this.position++
+    if (type.kind === 'array') {
+      if (text[this.position] !== type.prefix) this.typeFault()
+      this.position += 2
+    }
+    let count = 0
+    this.spaces()
+    if (text[this.position] !== ']') {
+      for (;;) {
+        this.spaces()
+        this.path.push(count)
+        if (type.kind === 'array' && this.shape() !== 'word') this.typeFault()
+        this.typed(type.of, depth + 1)
+        this.path.pop()
+        count++
+        this.spaces()
+        if (text[this.position] === ']') break
+        this.expect(',')
+      }
+    }
+    this.position++
+    if (type.length !== null && count !== type.length) this.typeFault()
+  }
+
+  private typedString(type: StringType): void {
+    const value = this.quoted()
+    this.placeholderOnly(value, type.placeholder)
+    if (type.placeholder && this.tags !== null) this.tags.push(value)
+    if (type.pattern !== null && !type.pattern.test(value)) this.typeFault()
+  }
+
+  /**
+   * Throws the `placeholder` refusal when `value` holds the tag placeholder anywhere but where
+   * the editor writes it: with `atStart`, once, at its start, followed by `_` or its end.
+   */
+  private placeholderOnly(value: string, atStart: boolean): void {
+    const at = value.indexOf(PLACEHOLDER)
+    if (at < 0) return
+    const after = value[PLACEHOLDER.length]
+    if (
+      atStart &&
+      at === 0 &&
+      (after === undefined || after === '_') &&
+      value.indexOf(PLACEHOLDER, 1) < 0
+    ) {
+      return
+    }
+    throw new UnsafeContent('placeholder', this.pathText())
+  }
+
+  /**
+   * Text written as SNBT, read to its end against `type` (null: a type already failed above,
+   * only `facts` are gathered), building nothing: whether it matches. The grammar is `value`'s
+   * (faults thrown as met); the type is `oneOf`'s pick by shape, as `typed` reads, but a value
+   * that does not match is read on, since a world-reading kind further on is named first.
+   */
+  private textValue(type: ValueType | null, depth: number, facts: TextFacts): boolean {
+    const text = this.text
+    const shape = this.shape()
+    let chosen = type === null ? null : pick(type, shape)
+    while (chosen?.kind === 'text') chosen = pick(chosen.of, shape)
+    if (shape === 'quoted' || shape === 'word') {
+      const value = shape === 'quoted' ? this.quoted() : this.word()
+      if (shape === 'quoted' && value.includes(PLACEHOLDER)) facts.placeholder = true
+      return chosen !== null && wordOrStringMatches(chosen, value)
+    }
+    if (shape === 'array') {
+      this.value(depth, true)
+      return false
+    }
+    this.enter(depth)
+    this.position++
+    let matches = chosen !== null
+    if (shape === 'list') {
+      const of = chosen?.kind === 'list' ? chosen.of : null
+      let count = 0
+      this.spaces()
+      if (text[this.position] !== ']') {
+        for (;;) {
+          this.spaces()
+          matches = this.textValue(matches ? of : null, depth + 1, facts) && matches
+          count++
+          this.spaces()
+          if (text[this.position] === ']') break
+          this.expect(',')
+        }
+      }
+      this.position++
+      if (chosen?.kind === 'list' && chosen.length !== null && count !== chosen.length) {
+        return false
+      }
+      return matches
+    }
+    for (;;) {
+      this.spaces()
+      const char = text[this.position]
+      if (char === '}') break
+      if (char !== ',') {
+        const name = char === '"' || char === "'" ? this.quoted() : this.word()
+        if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+        if (name.includes(PLACEHOLDER)) facts.placeholder = true
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        const memberType =
+          matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+        if (memberType === null) matches = false
+        matches = this.textValue(matches ? memberType : null, depth + 1, facts) && matches
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      // An empty member (`,,`) is skipped, as the game's parser does.
+      this.expect(',')
+    }
+    this.position++
+    return matches
+  }
+
+  /** Text: a quoted string of JSON text, or text written as SNBT (`text.ts`). */
+  private typedText(type: ValueType, shape: Shape, depth: number): void {
+    const path = () => this.pathText()
+    if (shape === 'quoted') {
+      const value = this.quoted()
+      this.placeholderOnly(value, false)
+      checkJsonText(value, type, path)
+      return
+    }
+    const facts = textFacts()
+    const matches = this.textValue(type, depth, facts)
+    checkSnbtText(facts, matches, path)
   }
 
   private list(depth: number, whole: boolean): SnbtValue {
@@ -264,7 +557,7 @@ class SnbtParser {
     const at = this.position
     if (text[at + 1] === ';' && (text[at] === 'B' || text[at] === 'I' || text[at] === 'L')) {
       this.position += 2
-      this.items(depth, () => ({ kind: 'text', value: this.word() }))
+      this.items(depth, () => ({ kind: 'text', value: this.word(), quoted: false }))
       return { kind: 'array' }
     }
     return { kind: 'list', items: this.items(depth, () => this.value(depth + 1, whole)) }
@@ -309,43 +602,48 @@ class SnbtParser {
   /** A quoted string's value, after `checkReaderSafe` of its raw text. */
   private quoted(): string {
     const text = this.text
-    const quote = text.charCodeAt(this.position)
+    const quoteChar = text[this.position]!
+    const quote = quoteChar.charCodeAt(0)
     const start = this.position + 1
     let value = ''
     let from = start
-    for (let i = from; ; i++) {
-      if (i >= text.length) unexpectedAt(text, i)
-      const unit = text.charCodeAt(i)
-      if (unit === quote) {
-        this.position = i + 1
-        checkReaderSafe(text, start, i)
-        return value + text.slice(from, i)
+    // Native searches for the closing quote and the next backslash: most strings have none.
+    let backslash = this.backslashFrom(start)
+    for (;;) {
+      const end = text.indexOf(quoteChar, from)
+      if (backslash < 0 || (end >= 0 && backslash > end)) {
+        if (end < 0) unexpectedAt(text, text.length)
+        this.position = end + 1
+        checkReaderSafe(text, start, end)
+        return value + text.slice(from, end)
       }
-      if (unit === 0x5c) {
-        // A backslash takes the next character as it is (`\"`, `\\`, `\'`).
-        if (i + 1 >= text.length) unexpectedAt(text, i + 1)
-        value += text.slice(from, i) + text[i + 1]
-        i++
-        from = i + 1
-      }
+      checkEscape(text, backslash, quote)
+      value += text.slice(from, backslash) + text[backslash + 1]
+      from = backslash + 2
+      backslash = this.backslashFrom(from)
     }
   }
 
   /** A quoted string to its end, after `checkReaderSafe` of its raw text; no value built. */
   private skipQuoted(): void {
     const text = this.text
-    const quote = text.charCodeAt(this.position)
+    const quoteChar = text[this.position]!
+    const quote = quoteChar.charCodeAt(0)
     const start = this.position + 1
-    for (let i = start; i < text.length; i++) {
-      const unit = text.charCodeAt(i)
-      if (unit === quote) {
-        this.position = i + 1
-        checkReaderSafe(text, start, i)
+    let from = start
+    let backslash = this.backslashFrom(start)
+    for (;;) {
+      const end = text.indexOf(quoteChar, from)
+      if (backslash < 0 || (end >= 0 && backslash > end)) {
+        if (end < 0) unexpectedAt(text, text.length)
+        this.position = end + 1
+        checkReaderSafe(text, start, end)
         return
       }
-      if (unit === 0x5c) i++
+      checkEscape(text, backslash, quote)
+      from = backslash + 2
+      backslash = this.backslashFrom(from)
     }
-    unexpectedAt(text, text.length)
   }
 
   private skipWord(): void {
@@ -368,4 +666,16 @@ class SnbtParser {
   private enter(depth: number): void {
     if (depth >= MAX_SNBT_DEPTH) throw new UnsafeContent('depth', this.text[this.position]!)
   }
+}
+
+/**
+ * Throws unless the backslash at `at` of a string quoted with `quote` escapes a backslash or that
+ * quote: the only escapes Minecraft 1.21.4 and 1.21.5+ read alike (`escape`, found the backslash
+ * and the character after it).
+ */
+function checkEscape(text: string, at: number, quote: number): void {
+  if (at + 1 >= text.length) unexpectedAt(text, at + 1)
+  const next = text.charCodeAt(at + 1)
+  if (next === 0x5c || next === quote) return
+  throw new UnsafeContent('escape', `\\${String.fromCodePoint(text.codePointAt(at + 1)!)}`)
 }

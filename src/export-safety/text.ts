@@ -1,93 +1,58 @@
 /**
- * JSON text that does not read the world. The game resolves a text component of the kinds
- * `selector`, `nbt` and `score` against the world, with the permissions of whoever runs the
- * summon or `data merge` (the console): a model could show players' names, positions and
- * inventories. So in every JSON text the check meets (a text display's `text`, any part's
- * `CustomName`, an item's names and lore), those components are refused; plain text,
- * `translate`, `keybind` and styling stay.
+ * JSON text (a text component) that does not read the world and is written in the text
+ * grammar. The game resolves a text component of the kinds `selector`, `nbt` and `score` against
+ * the world, with the permissions of whoever runs the summon or `data merge` (the console): a
+ * model could show players' names, positions and inventories. So in every text (a value whose
+ * type is of kind `text`: a text display's `text`, any part's `CustomName`, an item's names and
+ * lore) those kinds are refused; then the text must be of the text grammar of `vocabulary.json`
+ * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
+import { NOT_JSON, REPEATED, readJsonText } from './json-text.js'
 import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt.js'
-import { ITEM_TEXT_KEYS, MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
+import { jsonTextMatches, textFacts, type TextFacts } from './typed-tree.js'
+import type { ValueType } from './types.js'
+import { WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
 
 /**
- * Throws when the JSON text `value` reads the world. A list is read item by item, in order; each
- * string (JSON text) or SNBT compound is one text: a string holding `{` or `[` that is not strict
- * JSON is `text` `not JSON` (a lenient reader could read a component there); JSON nested deeper
- * than `MAX_SNBT_DEPTH` is `depth` (`found` `[` when an array is too deep, else `{`); then, when
- * the text holds components of several kinds, `found` is the first of `WORLD_READING_KINDS`
- * (`selector`, `nbt`, `score`) it holds, wherever they stand, so that the order a reader walks
- * keys in (JavaScript puts integer-like keys first) never changes the verdict.
+ * Throws unless the quoted string `value` is text of `type`: without `{` or `[` it is plain
+ * text; else it must be strict JSON (`text` `not JSON`: a lenient reader could read a component
+ * there), nested at most `MAX_SNBT_DEPTH` (`depth`, `found` `[` when an array is too deep, else
+ * `{`), hold none of `WORLD_READING_KINDS` (`text`, the first of them it holds anywhere, so the
+ * order a reader walks keys in never changes the verdict), and be of `type` (`type` at `path`).
  */
-export function checkText(value: SnbtValue | null): void {
-  if (value === null || value.kind === 'array') return
-  if (value.kind === 'list') {
-    for (const item of value.items) checkText(item)
-    return
+export function checkJsonText(value: string, type: ValueType, path: () => string): void {
+  if (!STRUCTURE.test(value)) return
+  let facts = textFacts()
+  let matches: boolean
+  try {
+    matches = readJsonText(value, type, facts)
+  } catch (fault) {
+    if (fault === NOT_JSON) throw new UnsafeContent('text', 'not JSON')
+    if (fault !== REPEATED) throw fault
+    // A repeated member: `JSON.parse` keeps its last value at its first place; read that.
+    facts = textFacts()
+    matches = jsonTextMatches(JSON.parse(value), type, 0, facts)
   }
-  const found = new Set<string>()
-  if (value.kind === 'compound') collectSnbt(value, found)
-  else {
-    if (!STRUCTURE.test(value.value)) return
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(value.value)
-    } catch {
-      throw new UnsafeContent('text', 'not JSON')
-    }
-    const tooDeep = { array: false, object: false }
-    collectJson(parsed, 0, found, tooDeep)
-    if (tooDeep.array) throw new UnsafeContent('depth', '[')
-    if (tooDeep.object) throw new UnsafeContent('depth', '{')
-  }
+  if (facts.tooDeepArray) throw new UnsafeContent('depth', '[')
+  if (facts.tooDeepObject) throw new UnsafeContent('depth', '{')
+  throwWorldReading(facts.kinds)
+  if (!matches) throw new UnsafeContent('type', path())
+}
+
+/**
+ * The verdict on text written as SNBT, from one reading of it (`facts`, and whether it matched
+ * its type): no placeholder anywhere in it (`placeholder` at `path`), no world-reading kind
+ * (`text`), then its type (`type` at `path`).
+ */
+export function checkSnbtText(facts: TextFacts, matches: boolean, path: () => string): void {
+  if (facts.placeholder) throw new UnsafeContent('placeholder', path())
+  throwWorldReading(facts.kinds)
+  if (!matches) throw new UnsafeContent('type', path())
+}
+
+function throwWorldReading(found: ReadonlySet<string>): void {
   for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
-}
-
-/** The texts of an item, at any depth inside it: its names and lore (`ITEM_TEXT_KEYS`). */
-export function checkItemText(item: SnbtValue | null): void {
-  if (item === null) return
-  if (item.kind === 'list') for (const value of item.items) checkItemText(value)
-  if (item.kind !== 'compound') return
-  for (const [name, value] of item.members) {
-    if (ITEM_TEXT_KEYS.has(name)) checkText(value)
-    else checkItemText(value)
-  }
-}
-
-/** Adds the world-reading kinds named anywhere in an SNBT text to `found`. */
-function collectSnbt(value: SnbtValue | null, found: Set<string>): void {
-  if (value === null) return
-  if (value.kind === 'list') for (const item of value.items) collectSnbt(item, found)
-  if (value.kind !== 'compound') return
-  for (const [name, member] of value.members) {
-    if (WORLD_READING_KINDS.includes(name)) found.add(name)
-    collectSnbt(member, found)
-  }
-}
-
-/** Adds the world-reading kinds named anywhere in JSON text to `found`, to `MAX_SNBT_DEPTH`. */
-function collectJson(
-  value: unknown,
-  depth: number,
-  found: Set<string>,
-  tooDeep: { array: boolean; object: boolean },
-): void {
-  if (typeof value !== 'object' || value === null) return
-  const isArray = Array.isArray(value)
-  if (depth >= MAX_SNBT_DEPTH) {
-    if (isArray) tooDeep.array = true
-    else tooDeep.object = true
-    return
-  }
-  if (isArray) {
-    for (const item of value) collectJson(item, depth + 1, found, tooDeep)
-    return
-  }
-  for (const [name, member] of Object.entries(value)) {
-    if (WORLD_READING_KINDS.includes(name)) found.add(name)
-    collectJson(member, depth + 1, found, tooDeep)
-  }
 }
