@@ -322,11 +322,14 @@ export type Disagreement = string | null
 
 /**
  * Whether `json` (an export, published or fetched) reads the same under every reader as in the
- * game, in every game version, and what the game reads is a display model: null, or why not.
+ * game, in each of `versions`, and what the game reads is a display model: null, or why not.
  */
-export function readingDifference(json: string): Disagreement {
+export function readingDifference(
+  json: string,
+  versions: readonly GameVersion[] = GAME_VERSIONS,
+): Disagreement {
   const content = (JSON.parse(json) as { content?: Record<string, unknown> }).content ?? {}
-  for (const version of GAME_VERSIONS) {
+  for (const version of versions) {
     for (const passengers of passengerStrings(json)) {
       const why = passengerDifference(passengers, version)
       if (why !== null) return `${version}: ${why}`
