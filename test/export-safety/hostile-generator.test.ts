@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { checkExportSafety } from '../../src/export-safety'
 import { ALLOWED_VECTORS, REFUSED_VECTORS } from '../support/export-safety-vectors'
+import { fetchedForm } from '../support/fetched-form'
 import { FIXTURES } from '../support/fixtures'
 import {
   HOSTILE_KINDS,
   displayModels,
   exportText,
   hostileExports,
+  type HostileCase,
 } from '../support/hostile-exports'
 import { readingDifference } from '../support/hostile-readings'
 
@@ -18,6 +20,17 @@ import { readingDifference } from '../support/hostile-readings'
 
 const SEED = 41
 const COUNT = 5000
+
+/** Why `hostile`, accepted, is not read the same (published or fetched), or null. */
+function harm(hostile: HostileCase): string | null {
+  const published = readingDifference(hostile.json)
+  if (published !== null) return published
+  for (const tag of hostile.fetchTags) {
+    const fetched = readingDifference(fetchedForm(hostile.json, tag))
+    if (fetched !== null) return `fetched with tag=${tag}: ${fetched}`
+  }
+  return null
+}
 
 describe('the hostile generator', () => {
   const cases = hostileExports({ seed: SEED, count: COUNT, fixtures: FIXTURES })
@@ -62,5 +75,17 @@ describe('the hostile generator', () => {
     const escapes = harm('escape', ['1.21.5'])
     expect(escapes.some((why) => why.includes('the game reads selector text'))).toBe(true)
     expect(escapes.some((why) => why.includes('the game summons tnt'))).toBe(true)
+  })
+
+  it(`refuses each of ${COUNT} hostile exports, or every reader reads it as the game does`, () => {
+    const harmful: string[] = []
+    for (const hostile of cases) {
+      if (!checkExportSafety(hostile.json).safe) continue
+      const why = harm(hostile)
+      if (why !== null) {
+        harmful.push(`${hostile.id} ${hostile.kind} ${hostile.place} ${hostile.position}: ${why}`)
+      }
+    }
+    expect(harmful.slice(0, 20), `${harmful.length} accepted and read differently`).toEqual([])
   })
 })
