@@ -13,7 +13,7 @@
  *   stops at its miss budget (or one under it) and waits for its window to end.
  * The second rows are legitimate callers: a plugin server, and one retrying an expired ID.
  */
-import { row, verdict } from './rows.mjs'
+import { row, verdict } from './lib/rows.mjs'
 
 const ID_SPACE = 900_000
 const LIVE_IDS = 600
