@@ -73,7 +73,10 @@ describe('the placeholder: an accepted export is accepted as fetched, whatever t
       expect(checkExportSafety(json), name).toEqual({ safe: true })
   })
 
-  const named = CHOSEN_TAGS.map((tag) => [tag.length > 20 ? `${tag.length} characters` : tag, tag])
+  const named = CHOSEN_TAGS.map((tag) => [
+    tag.length > 20 ? `${tag.slice(0, 4)}… (${tag.length} characters)` : tag,
+    tag,
+  ])
   it.each(named)('accepts each of them fetched with tag=%s', (_, tag) => {
     for (const [name, json] of ACCEPTED) {
       expect(fetchedVerdict(json, tag!), name).toEqual({ safe: true })
