@@ -9,9 +9,9 @@
  * passengers, frames or hitboxes.
  *
  * Its SNBT parser is its own, written from the game's grammar, not the check's: two readings
- * that share a parser share its mistakes.
+ * that share a parser share its mistakes. Its reader models are its own too (oracle-readers.ts).
  */
-import { passengerStrings, sansCraft, superBlocksDisplays } from './plugin-readers'
+import { passengerStrings, sansCraft, superBlocksDisplays } from './oracle-readers'
 
 /** The game versions whose SNBT differs: 1.21.4's quoted strings, and 1.21.5's escapes. */
 export const GAME_VERSIONS = ['1.21.4', '1.21.5'] as const

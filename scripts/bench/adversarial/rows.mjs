@@ -14,7 +14,7 @@ export const TIME_TARGET = 2
 export const SHAPE_CASES = {
   deepText: 'JSON text nested 63 deep in every command',
   selectors: 'every selector new (9,000 tags, 20 per selector)',
-  nearFastPath: 'lists of 3,000 numbers that leave the fast path at their end',
+  nearFastPath: '1,500 tags that leave the fast path at their last',
   brackets: '2,500 bracketed strings in every command',
   deepSnbt: 'SNBT text components nested 63 deep in every command',
 }

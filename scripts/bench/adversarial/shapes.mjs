@@ -10,8 +10,8 @@
  *   components, each nested 62 levels deep (arrays and objects; 64 is the limit);
  * - `selectors`: 9,000 tags on the parts (the limit is 10,000), every command's selector written
  *   once only (a distinct `distance`) and naming 20 of them: no selector is ever seen twice;
- * - `nearFastPath`: every command a list of 3,000 numbers that the fast path's patterns follow
- *   to its last character, where a compound and an empty member send it to the full check;
+ * - `nearFastPath`: every command a compact transformation and 1,500 tags that the fast path's
+ *   pattern follows to the last one, whose escaped quote sends the command to the full check;
  * - `brackets`: every command `Tags` of 2,500 strings of nested brackets, each read for a
  *   plugin reader's markers and its brackets' balance;
  * - `deepSnbt`: every command a `CustomName` written as SNBT text components nested 63 levels
@@ -80,12 +80,13 @@ export function selectors() {
 }
 
 export function nearFastPath() {
-  const numbers = Array.from({ length: 3000 }, (_, k) => `${k % 10}.5f`).join(',')
+  const tags = Array.from({ length: 1500 }, (_, k) => `"t${k}"`).join(',')
   return model(
     [itemDisplay(0)],
-    () => {
+    (n) => {
       const selector = `@e[type=item_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
-      return `data merge entity ${selector} {transformation:[${numbers},{}],,}`
+      // The escaped quote in the last string is what the fast path's pattern does not take.
+      return `data merge entity ${selector} {transformation:${matrix(n)},Tags:[${tags},"a\\"b"]}`
     },
     10,
   )
