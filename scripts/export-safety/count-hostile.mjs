@@ -54,6 +54,8 @@ try {
     return Buffer.concat(out.map((part) => Buffer.from(part))).toString('utf8')
   }
   const byKind = {}
+  const byForm = {}
+  const byPlace = {}
   const examples = []
   for (const c of lib.hostileExports({ seed, count, fixtures })) {
     const row = (byKind[c.kind] ??= {
@@ -63,8 +65,14 @@ try {
       acceptedReadersDisagree: 0,
     })
     row.cases++
+    const form = (byForm[`${c.kind} ${c.form}`] ??= { cases: 0, accepted: 0 })
+    const place = (byPlace[c.place] ??= { cases: 0, accepted: 0 })
+    form.cases++
+    place.cases++
     if (!lib.checkExportSafety(c.json).safe) continue
     row.accepted++
+    form.accepted++
+    place.accepted++
     let why = lib.readingDifference(c.json)
     for (const tag of c.fetchTags)
       why ??=
@@ -93,7 +101,9 @@ try {
     }),
     { cases: 0, accepted: 0, acceptedReadersAgree: 0, acceptedReadersDisagree: 0 },
   )
-  console.log(JSON.stringify({ checkRoot, seed, count, byKind, total, examples }, null, 2))
+  console.log(
+    JSON.stringify({ checkRoot, seed, count, byKind, total, byForm, byPlace, examples }, null, 2),
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
