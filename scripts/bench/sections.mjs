@@ -40,6 +40,7 @@
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { adversarialSection } from './adversarial/index.mjs'
 import { graceSection } from './grace/index.mjs'
 import { harvestRows, harvestSimulation } from './harvest.mjs'
 import { limiterSection } from './limiter/index.mjs'
@@ -58,6 +59,7 @@ export const SECTIONS = [
   limiterSection,
   harvestSection,
   publishSection,
+  adversarialSection,
   graceSection,
 ]
 

@@ -3,10 +3,12 @@
  * How many of the hostile generator's cases (test/support/hostile-exports.ts) a check accepts,
  * by kind, and whether the readers agree on each accepted one (test/support/hostile-readings.ts):
  *
- *   node scripts/export-safety/count-hostile.mjs [--check-root DIR] [--seed N] [--count N]
+ *   node scripts/export-safety/count-hostile.mjs [--check-root DIR] [--seed N] [--count N] [--dump FILE]
  *
  * `--check-root` is a checkout whose `src/export-safety/` check is counted (default: this one),
  * so that another branch's check, or main's, is counted against the same cases. Prints JSON.
+ * `--dump FILE` also writes every case with that check's verdict, published and fetched with
+ * each of its `fetchTags` (a JSON array), for a port of the check to be held to the same cases.
  */
 import { build } from 'esbuild'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -20,6 +22,7 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 const checkRoot = resolve(option('--check-root', ROOT))
 const seed = Number(option('--seed', '41'))
 const count = Number(option('--count', '5000'))
+const dump = option('--dump', null)
 
 const dir = mkdtempSync(join(os.tmpdir(), 'hostile-'))
 try {
@@ -54,8 +57,17 @@ try {
     return Buffer.concat(out.map((part) => Buffer.from(part))).toString('utf8')
   }
   const byKind = {}
+  const byForm = {}
+  const byPlace = {}
   const examples = []
+  const dumped = []
   for (const c of lib.hostileExports({ seed, count, fixtures })) {
+    if (dump !== null) {
+      const fetchedVerdicts = Object.fromEntries(
+        c.fetchTags.map((tag) => [tag, lib.checkExportSafety(fetched(c.json, tag), { tag })]),
+      )
+      dumped.push({ ...c, verdict: lib.checkExportSafety(c.json), fetchedVerdicts })
+    }
     const row = (byKind[c.kind] ??= {
       cases: 0,
       accepted: 0,
@@ -63,8 +75,14 @@ try {
       acceptedReadersDisagree: 0,
     })
     row.cases++
+    const form = (byForm[`${c.kind} ${c.form}`] ??= { cases: 0, accepted: 0 })
+    const place = (byPlace[c.place] ??= { cases: 0, accepted: 0 })
+    form.cases++
+    place.cases++
     if (!lib.checkExportSafety(c.json).safe) continue
     row.accepted++
+    form.accepted++
+    place.accepted++
     let why = lib.readingDifference(c.json)
     for (const tag of c.fetchTags)
       why ??=
@@ -93,7 +111,10 @@ try {
     }),
     { cases: 0, accepted: 0, acceptedReadersAgree: 0, acceptedReadersDisagree: 0 },
   )
-  console.log(JSON.stringify({ checkRoot, seed, count, byKind, total, examples }, null, 2))
+  if (dump !== null) writeFileSync(dump, JSON.stringify(dumped))
+  console.log(
+    JSON.stringify({ checkRoot, seed, count, byKind, total, byForm, byPlace, examples }, null, 2),
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -304,6 +304,19 @@ const COMPONENTS = [
   'minecraft:block_entity_data',
 ]
 const TEXT_PATHS = new Set(['text', 'CustomName', 'custom_name', 'item_name', 'lore'])
+/** Keys whose value the game reads as a string (an id, a name, an enum word, a tag). */
+const STRING_KEYS = new Set([
+  'Tags',
+  'Name',
+  'facing',
+  'id',
+  'billboard',
+  'item_display',
+  'alignment',
+  'minecraft:item_model',
+  // A player's name is a profile too.
+  'minecraft:profile',
+])
 
 interface Position {
   place: HostilePlace
@@ -475,20 +488,22 @@ function insertion(rng: Rng, kind: HostileKind, position: Position): Insertion {
         },
       ])
     }
-    case 'wrong-type':
+    case 'wrong-type': {
+      // A string is the right type where the game reads a string (a text, a tag, an id).
+      const strings = STRING_KEYS.has(key) || isText
       return {
         form: 'plain',
         value: pick(rng, [
           '{a:1b}',
           '[{a:1b},{b:2b}]',
-          '"text"',
           '[I;1,2]',
           '[[0f,1f],[2f]]',
           '{translation:[{x:1}],scale:"big"}',
           '[L;1L]',
-          '1.5e',
+          ...(strings ? [] : ['"text"', '1.5e']),
         ]),
       }
+    }
   }
 }
 

@@ -9,9 +9,9 @@
  * passengers, frames or hitboxes.
  *
  * Its SNBT parser is its own, written from the game's grammar, not the check's: two readings
- * that share a parser share its mistakes.
+ * that share a parser share its mistakes. Its reader models are its own too (oracle-readers.ts).
  */
-import { passengerStrings, sansCraft, superBlocksDisplays } from './plugin-readers'
+import { passengerStrings, sansCraft, superBlocksDisplays } from './oracle-readers'
 
 /** The game versions whose SNBT differs: 1.21.4's quoted strings, and 1.21.5's escapes. */
 export const GAME_VERSIONS = ['1.21.4', '1.21.5'] as const
@@ -322,11 +322,14 @@ export type Disagreement = string | null
 
 /**
  * Whether `json` (an export, published or fetched) reads the same under every reader as in the
- * game, in every game version, and what the game reads is a display model: null, or why not.
+ * game, in each of `versions`, and what the game reads is a display model: null, or why not.
  */
-export function readingDifference(json: string): Disagreement {
+export function readingDifference(
+  json: string,
+  versions: readonly GameVersion[] = GAME_VERSIONS,
+): Disagreement {
   const content = (JSON.parse(json) as { content?: Record<string, unknown> }).content ?? {}
-  for (const version of GAME_VERSIONS) {
+  for (const version of versions) {
     for (const passengers of passengerStrings(json)) {
       const why = passengerDifference(passengers, version)
       if (why !== null) return `${version}: ${why}`

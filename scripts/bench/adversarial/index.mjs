@@ -1,0 +1,51 @@
+/**
+ * The `adversarial` section (issue #41, item 9): 24 MiB publishes built to be slow for the
+ * display-model check (shapes.mjs), each timed against a benign 24 MiB display model in the same
+ * run (timing.mjs, on the shared workerd's service; target at most 2x, median) and its memory
+ * measured as the memory section measures a publish (memory.mjs, a fresh workerd per figure;
+ * target: a bare KV put's growth plus the body). Figures: `adversarial`.
+ */
+import { publishMemory } from './memory.mjs'
+import { adversarialMemoryRows, adversarialTimeRows } from './rows.mjs'
+import { ADVERSARIAL_SHAPES, BENIGN, benign } from './shapes.mjs'
+import { timePublishes } from './timing.mjs'
+
+/** @type {import('../sections.mjs').SectionEntry} */
+export function adversarialSection(bench) {
+  let bodies = null
+  const build = () => {
+    bodies ??= {
+      [BENIGN]: benign(),
+      ...Object.fromEntries(Object.entries(ADVERSARIAL_SHAPES).map(([name, f]) => [name, f()])),
+    }
+    return bodies
+  }
+  const figures = {}
+  return {
+    name: 'adversarial',
+    async before() {
+      bench.log('adversarial publishes: building the 24 MiB shapes')
+      figures.memory = await publishMemory({
+        root: bench.root,
+        buildDir: bench.buildDir,
+        token: bench.token,
+        highLimits: bench.highLimits,
+        bodies: build(),
+        log: bench.log,
+      })
+      return {}
+    },
+    async during({ urls }) {
+      figures.timing = await timePublishes({
+        url: urls.service,
+        token: bench.token,
+        bodies: build(),
+        benign: BENIGN,
+        rounds: bench.quick ? 2 : 5,
+        log: bench.log,
+      })
+      return { adversarial: figures }
+    },
+    rows: [adversarialTimeRows, adversarialMemoryRows],
+  }
+}

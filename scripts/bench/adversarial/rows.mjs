@@ -1,0 +1,66 @@
+/**
+ * The adversarial section's rows: each slow shape's publish time against the benign 24 MiB
+ * publish of the same run (target at most 2x, median), and its memory against the publish bound
+ * of the memory rows (a bare KV put's growth plus the body).
+ */
+import { ms, row, verdict } from '../lib/rows.mjs'
+import { BENIGN } from './shapes.mjs'
+
+const MiB = 1024 * 1024
+/** Issue #41, item 9: a slow shape costs at most twice a benign publish of its size. */
+export const TIME_TARGET = 2
+
+/** What each shape is, in the table. */
+export const SHAPE_CASES = {
+  deepText: 'JSON text nested 63 deep in every command',
+  selectors: 'every selector new (9,000 tags, 20 per selector)',
+  nearFastPath: '1,500 tags that leave the fast path at their last',
+  brackets: '2,500 bracketed strings in every command',
+  deepSnbt: 'SNBT text components nested 63 deep in every command',
+}
+
+const status = (f) => f.statuses.join('/') + (f.reasons.length > 0 ? ` ${f.reasons.join('/')}` : '')
+
+/**
+ * The ratio is workerd's CPU time: on two shared cores the wall time of a 24 MiB publish is
+ * mostly the upload and waiting for a core (both shown as context), and CPU time is what a
+ * Worker is limited and billed by.
+ */
+export function adversarialTimeRows(r) {
+  if (!r.adversarial) return []
+  const { timing } = r.adversarial
+  const benign = timing[BENIGN]
+  const time = (f) => `${ms(f.cpuMs * 1000)} CPU (wall ${ms(f.wallMs * 1000)})`
+  return Object.entries(SHAPE_CASES).map(([name, what]) => {
+    const f = timing[name]
+    return row(
+      'adversarial',
+      `24 MiB publish, ${what}: ${status(f)}; wall-time ratio ${f.ratio.toFixed(2)}x`,
+      time(f),
+      `a benign 24 MiB display model: ${time(benign)}`,
+      f.cpuRatio,
+      `<= ${TIME_TARGET.toFixed(2)}x`,
+      verdict(f.cpuRatio <= TIME_TARGET),
+    )
+  })
+}
+
+export function adversarialMemoryRows(r) {
+  if (!r.adversarial) return []
+  const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
+  return Object.entries({ [BENIGN]: 'a benign display model', ...SHAPE_CASES }).map(
+    ([name, what]) => {
+      const c = r.adversarial.memory[name]
+      const limit = c.baseline.growthBytes + c.bytes
+      return row(
+        'adversarial',
+        `workerd peak RSS growth, 24 MiB publish, ${what} (${c.subject.status})`,
+        mib(c.subject.growthBytes),
+        `KV put of the body: ${mib(c.baseline.growthBytes)}`,
+        c.subject.growthBytes / c.baseline.growthBytes,
+        `<= baseline + body (${mib(limit)})`,
+        verdict(c.subject.growthBytes <= limit),
+      )
+    },
+  )
+}

@@ -1,0 +1,123 @@
+/**
+ * The adversarial publishes (issue #41, item 9): display models of exactly 24 MiB, each built
+ * to be slow for the display-model check, and the benign 24 MiB model they are timed against.
+ * Every one is a model the check reads to its end (published `201` by the check of this
+ * writing); a stricter check may refuse one sooner, which only makes it faster.
+ *
+ * - `benign`: 2,000 item displays, then frames of compact `data merge` transformations, as the
+ *   editor writes them (the check's fast path);
+ * - `deepText`: every command a `data merge` of a text display's `text`: JSON text of 40
+ *   components, each nested 62 levels deep (arrays and objects; 64 is the limit);
+ * - `selectors`: 9,000 tags on the parts (the limit is 10,000), every command's selector written
+ *   once only (a distinct `distance`) and naming 20 of them: no selector is ever seen twice;
+ * - `nearFastPath`: every command a compact transformation and 1,500 tags that the fast path's
+ *   pattern follows to the last one, whose escaped quote sends the command to the full check;
+ * - `brackets`: every command `Tags` of 2,500 strings of nested brackets, each read for a
+ *   plugin reader's markers and its brackets' balance;
+ * - `deepSnbt`: every command a `CustomName` written as SNBT text components nested 63 levels
+ *   deep (compounds and lists), 24 of them.
+ */
+const P = '[MODELSERVERTAG]'
+const MiB = 1024 * 1024
+/** Every shape's size, padded with spaces after the root object (JSON whitespace). */
+export const SHAPE_BYTES = 24 * MiB
+
+const matrix = (i) =>
+  `[${Array.from({ length: 16 }, (_, k) => `${((i * 16 + k) % 997) / 1000}f`).join(',')}]`
+
+/**
+ * An export of exactly `SHAPE_BYTES`: `passengers`, then frames of `perFrame` commands made by
+ * `command(n)` until the size is reached.
+ */
+function model(passengers, command, perFrame = 100) {
+  const head = `{"content":{"passengers":${JSON.stringify(passengers)},"datapack":{"anim_keyframes":{"default":{`
+  const tail = '}}},"project_id":"adversarial","type":"full","version":"1.21.4"}}'
+  const encoder = new TextEncoder()
+  const frames = []
+  let size = encoder.encode(head + tail).length
+  for (let frame = 0, n = 0; ; frame++) {
+    const commands = Array.from({ length: perFrame }, () => JSON.stringify(command(n++)))
+    const piece = `${frame === 0 ? '' : ','}"${frame}":[${commands.join(',')}]`
+    const bytes = encoder.encode(piece).length
+    if (size + bytes > SHAPE_BYTES) break
+    frames.push(piece)
+    size += bytes
+  }
+  if (frames.length === 0) throw new Error('a frame is larger than the shape')
+  const doc = head + frames.join('') + tail
+  return encoder.encode(doc + ' '.repeat(SHAPE_BYTES - encoder.encode(doc).length))
+}
+
+const itemDisplay = (i, more = '') =>
+  `{id:"minecraft:item_display",item:{id:"minecraft:stone",Count:1},item_display:"none",transformation:${matrix(i)}${more},Tags:["${P}_${i}"]}`
+
+export function benign() {
+  const parts = Array.from({ length: 2000 }, (_, i) => itemDisplay(i)).join(',')
+  return model([parts], (n) => {
+    const selector = `@e[type=item_display,tag=${P}_${n % 2000},distance=..1,limit=1,sort=nearest]`
+    return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:2,start_interpolation:0}`
+  })
+}
+
+const TEXT = `{id:"minecraft:text_display",text:'"a"',Tags:["${P}_0"]}`
+const textSelector = `@e[type=text_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
+
+export function deepText() {
+  // 31 objects with a list inside: 62 levels, inside the top-level list: 63.
+  const deep = `${'{"text":"a","extra":['.repeat(31)}"b"${']}'.repeat(31)}`
+  const text = `[${Array(40).fill(deep).join(',')}]`
+  return model([TEXT], () => `data merge entity ${textSelector} {text:'${text}'}`, 10)
+}
+
+export function selectors() {
+  const tags = 9000
+  const part = `{id:"minecraft:item_display",Tags:[${Array.from({ length: tags }, (_, i) => `"${P}_${i}"`).join(',')}]}`
+  return model([part], (n) => {
+    const named = Array.from({ length: 20 }, (_, k) => `tag=${P}_${(n * 20 + k) % tags}`)
+    const selector = `@e[type=item_display,${named.join(',')},distance=..${n + 1},limit=1]`
+    return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:0}`
+  })
+}
+
+export function nearFastPath() {
+  const tags = Array.from({ length: 1500 }, (_, k) => `"t${k}"`).join(',')
+  return model(
+    [itemDisplay(0)],
+    (n) => {
+      const selector = `@e[type=item_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
+      // The escaped quote in the last string is what the fast path's pattern does not take.
+      return `data merge entity ${selector} {transformation:${matrix(n)},Tags:[${tags},"a\\"b"]}`
+    },
+    10,
+  )
+}
+
+export function brackets() {
+  const strings = Array.from({ length: 2500 }, (_, k) => `"[{[${k % 10}]}]"`).join(',')
+  return model(
+    [itemDisplay(0)],
+    () => {
+      const selector = `@e[type=item_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
+      return `data merge entity ${selector} {Tags:[${strings}]}`
+    },
+    10,
+  )
+}
+
+export function deepSnbt() {
+  // Inside the command's compound and the list of lines (2 levels): a compound with a list
+  // inside, 30 times, then one more compound: 63 levels in all.
+  const deep = `${'{text:"a",extra:['.repeat(30)}{text:"b"}${']}'.repeat(30)}`
+  return model(
+    [itemDisplay(0)],
+    () => {
+      const selector = `@e[type=item_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
+      return `data merge entity ${selector} {CustomName:[${Array(24).fill(deep).join(',')}]}`
+    },
+    10,
+  )
+}
+
+/** The slow shapes, by name, and the benign one they are timed against. */
+export const ADVERSARIAL_SHAPES = { deepText, selectors, nearFastPath, brackets, deepSnbt }
+export const BENIGN = 'benign'
