@@ -1,10 +1,21 @@
 /**
  * The export-safety room's second face, for test/ and scripts/bench/ only (never imported by src/;
  * dependency-cruiser checks both): the command check, the refusal, the vocabulary's part keys and
- * its file as data, which the room's own code uses and the tests and the bench reach. Why a second
+ * its file as data, the JSON text reader, the plugins' readers and the typed tree, which the room's own code uses and the tests and the bench reach. Why a second
  * face: docs/architecture.md#the-layering-rules.
  */
 export { CommandCheck } from './commands'
 export { UnsafeContent } from './refusal'
 export { PART_KEYS, type PartType } from './vocabulary'
 export { default as vocabularyFile } from './vocabulary.json'
+export { NOT_JSON, REPEATED, readJsonText } from './json-text'
+export {
+  blockDisplayCreator,
+  displayEntityUtils,
+  READER_NAMES,
+  sansCraft,
+  superBlocksDisplays,
+  type ReaderEntity,
+} from './readers/index'
+export { jsonTextMatches, textFacts, type TextFacts } from './typed-tree'
+export { KEY_TYPES } from './types'

@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { OPENAPI_DOCUMENT } from './document'
 
+export { OPENAPI_DOCUMENT }
+
 // Serialized once per isolate: the document depends on nothing but the code.
 const BODY = JSON.stringify(OPENAPI_DOCUMENT)
 

@@ -3,8 +3,8 @@ import page from '../../docs/export-safety.md?raw'
 import apiPage from '../../docs/api.md?raw'
 import { UNSAFE_REASONS } from '../../src/client'
 import vocabulary from '../../src/export-safety/vocabulary.json'
-import { READER_NAMES } from '../../src/export-safety/readers/index'
-import { OPENAPI_DOCUMENT } from '../../src/openapi/document'
+import { READER_NAMES } from '../../src/export-safety/testing'
+import { OPENAPI_DOCUMENT } from '../../src/openapi'
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { withDocTables } from '../../scripts/export-safety/doc-tables.mjs'
 

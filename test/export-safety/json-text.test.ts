@@ -1,8 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NOT_JSON, REPEATED, readJsonText } from '../../src/export-safety/json-text'
-import { jsonTextMatches, textFacts, type TextFacts } from '../../src/export-safety/typed-tree'
-import { KEY_TYPES } from '../../src/export-safety/types'
+import {
+  jsonTextMatches,
+  KEY_TYPES,
+  NOT_JSON,
+  readJsonText,
+  REPEATED,
+  textFacts,
+  type TextFacts,
+} from '../../src/export-safety/testing'
 
 /**
  * The one-pass reader of JSON text (json-text.ts) against `JSON.parse` and a walk of its output:

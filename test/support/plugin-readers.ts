@@ -4,11 +4,7 @@
  * accepted export as the game does".
  */
 import { checkExportSafety } from '../../src/client'
-import {
-  sansCraft,
-  superBlocksDisplays,
-  type ReaderEntity,
-} from '../../src/export-safety/readers/index'
+import { sansCraft, superBlocksDisplays, type ReaderEntity } from '../../src/export-safety/testing'
 
 export { sansCraft, superBlocksDisplays }
 
