@@ -2,6 +2,7 @@ package dev.exportservice.client;
 
 import dev.exportservice.client.internal.safety.Refusal;
 import dev.exportservice.client.internal.safety.SafetyCheck;
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.Objects;
 
 /**
@@ -16,8 +17,8 @@ import java.util.Objects;
  * {@link Model#parse(String)} always does.
  */
 public final class ExportSafety {
-  /** The tag placeholder of the published form. */
-  static final String PLACEHOLDER = "[MODELSERVERTAG]";
+  /** The tag placeholder of the published form, as the vocabulary file spells it. */
+  static final String PLACEHOLDER = VocabularyFile.string("placeholder");
 
   private ExportSafety() {}
 

@@ -2,6 +2,7 @@ package dev.exportservice.client;
 
 import dev.exportservice.client.internal.model.ModelData;
 import dev.exportservice.client.internal.model.ModelTags;
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -39,9 +40,10 @@ public final class Model {
 
   /**
    * The most characters {@link #summonCommands()} puts in one command: the game's own limit on a
-   * command (a command block's), which docs/export-safety.md also holds every frame command to.
+   * command (a command block's, 32,500), which docs/export-safety.md also holds every frame
+   * command to; read from the vocabulary file the jar carries ({@code maxCommandChars}).
    */
-  public static final int MAX_COMMAND_CHARS = 32_500;
+  public static final int MAX_COMMAND_CHARS = VocabularyFile.integer("limits", "maxCommandChars");
 
   private final String tag;
   private final List<String> passengers;
