@@ -245,7 +245,9 @@ export function wordVectors(vocabulary) {
       kind,
     )
   }
-  for (const key of vocabulary.text.entityKeys) {
+  for (const key of Object.keys(vocabulary.keyTypes).filter(
+    (k) => vocabulary.keyTypes[k] === 'text',
+  )) {
     add(
       'text key',
       key,
@@ -256,7 +258,14 @@ export function wordVectors(vocabulary) {
       'selector',
     )
   }
-  for (const key of vocabulary.text.itemKeys) {
+  for (const key of [
+    'custom_name',
+    'minecraft:custom_name',
+    'item_name',
+    'minecraft:item_name',
+    'lore',
+    'minecraft:lore',
+  ]) {
     const name = /^[A-Za-z0-9_]+$/.test(key) ? key : `"${key}"`
     const list = /lore/i.test(key)
     const value = (kind) => (list ? `['${reading(kind)}']` : `'${reading(kind)}'`)
