@@ -48,7 +48,13 @@ function verdictOf(text, tag) {
     const verdict =
       tag === null ? check.checkExportSafety(text) : check.checkExportSafety(text, { tag })
     if (verdict.safe) return { safe: true }
-    return { safe: false, reason: verdict.reason, path: verdict.path, found: verdict.found }
+    return {
+      safe: false,
+      reason: verdict.reason,
+      path: verdict.path,
+      found: verdict.found,
+      message: verdict.message,
+    }
   } catch (error) {
     return {
       threw: error instanceof SyntaxError ? 'SyntaxError' : `${error.name}: ${error.message}`,

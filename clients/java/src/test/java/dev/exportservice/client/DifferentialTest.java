@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * a seed (inserted, deleted and replaced characters, escapes, duplicate and look-alike members,
  * shape swaps, raw byte-order marks, lengths and depths around the limits) and writes each case
  * with the service's verdict; every case must get the same {@code safe}, {@code reason},
- * {@code path} and {@code found} here (or be refused as not JSON on both sides). The seed and the
+ * {@code path}, {@code found} and message here (the messages are the vocabulary file's; or be refused
+ * as not JSON on both sides). The seed and the
  * count come from {@code -Ddifferential.seed} and {@code -Ddifferential.count}.
  */
 class DifferentialTest {
@@ -60,7 +61,10 @@ class DifferentialTest {
         Map<?, ?> generated = (Map<?, ?>) JsonReader.parse(line);
         String text = (String) generated.get("text");
         Map<String, Object> java = verdict(text, (String) generated.get("tag"));
-        Map<?, ?> typescript = (Map<?, ?>) generated.get("verdict");
+        Map<String, Object> typescript = new LinkedHashMap<>();
+        ((Map<?, ?>) generated.get("verdict")).forEach((name, value) -> typescript.put((String) name, value));
+        // The exception's message is the refusal's sentence made plain for a log (PlainText).
+        typescript.computeIfPresent("message", (name, message) -> PlainText.of((String) message));
         String kind = kindOf(typescript);
         kinds.merge(kind, 1, Integer::sum);
         checked++;
@@ -93,6 +97,7 @@ class DifferentialTest {
       verdict.put("reason", unsafe.reason());
       verdict.put("path", unsafe.path());
       verdict.put("found", unsafe.found());
+      verdict.put("message", unsafe.getMessage());
     } catch (ExportServiceException notJson) {
       verdict.put("threw", notJson.getMessage().contains("it is not JSON") ? "SyntaxError" : notJson.getMessage());
     } catch (RuntimeException | StackOverflowError failed) {

@@ -115,11 +115,7 @@ public final class SafetyCheck {
 
   private static Refusal nameTooLong(String parent, String name) {
     String found = String.valueOf(name.length());
-    return refusal(
-        parent,
-        UnsafeContent.Reason.LENGTH,
-        found,
-        "holds a member name of " + found + " characters, longer than " + Vocabulary.MAX_NAME_CHARS);
+    return refusal(parent, UnsafeContent.Reason.LENGTH, found, "lengthName");
   }
 
   /**
@@ -235,12 +231,7 @@ public final class SafetyCheck {
       return null;
     } catch (UnsafeContent unsafe) {
       if (unsafe.ofPassengers) {
-        return refusal(
-            path,
-            unsafe.reason,
-            unsafe.found,
-            "brings the passenger strings to " + unsafe.found + " bytes as written, more than "
-                + Vocabulary.MAX_PASSENGER_BYTES);
+        return refusal(path, unsafe.reason, unsafe.found, "lengthPassengers");
       }
       return refusal(path, unsafe.reason, unsafe.found);
     } catch (Snbt.Unreadable unreadable) {
@@ -276,11 +267,11 @@ public final class SafetyCheck {
     return refusal(path, reason, found, null);
   }
 
-  /** The refusal; {@code what} the sentence's end when not the reason's own. */
+  /** The refusal; {@code what} the message's name when not the reason's own. */
   private static Refusal refusal(String path, UnsafeContent.Reason reason, String found, String what) {
     String cut = cut(found, Vocabulary.MAX_FOUND_CHARS);
     String where = path.isEmpty() ? "The document" : cut(path, Vocabulary.MAX_MESSAGE_PATH_CHARS);
-    String said = what != null ? what : describe(reason, cut);
+    String said = Messages.of(what != null ? what : reason.name().toLowerCase(Locale.ROOT), cut);
     return new Refusal(path, reason.name().toLowerCase(Locale.ROOT), cut, where + " " + said + ".");
   }
 
@@ -293,37 +284,6 @@ public final class SafetyCheck {
     int end = max - 1;
     if (Character.isHighSurrogate(text.charAt(end - 1))) end--;
     return text.substring(0, end) + "\u2026";
-  }
-
-  private static String describe(UnsafeContent.Reason reason, String found) {
-    switch (reason) {
-      case COMMAND:
-        return "runs the command \"" + found + "\", which is not part of a display model";
-      case ENTITY:
-        return "summons the entity \"" + found + "\", which is not part of a display model";
-      case KEY:
-        return "sets the entity key \"" + found + "\", which is not part of a display model";
-      case SELECTOR:
-        return "targets \"" + found + "\", which does not reach only the model's own parts";
-      case SYNTAX:
-        return "does not parse as an export writes it: unexpected \"" + found + "\"";
-      case CONTROL:
-        return "holds the control character " + found + ", and a command is one line";
-      case LENGTH:
-        return "is a command of " + found + " characters, longer than the game's " + Vocabulary.MAX_COMMAND_CHARS;
-      case DEPTH:
-        return "nests SNBT deeper than " + Snbt.MAX_DEPTH + " levels (found \"" + found + "\")";
-      case MEMBER:
-        return "is the member \"" + found + "\", which an export does not hold there";
-      case TEXT:
-        return "holds JSON text that reads the world (\"" + found + "\"), which a display model does not";
-      case READER:
-        return "holds a quoted string with \"" + found + "\", which a plugin's own reader would cut into other entities";
-      case COUNT:
-        return "has more than " + Vocabulary.MAX_OWN_TAGS + " " + found + ", more than a display model has";
-      default:
-        return "is a JSON " + found + ", not what an export writes there";
-    }
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.exportservice.client.internal.safety;
 
 import dev.exportservice.client.internal.snbt.Snbt;
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -87,10 +88,13 @@ final class Vocabulary {
   static final List<String> SELECTOR_SORTS = VocabularyFile.strings("selectorSorts");
 
   /** Entity keys whose value is JSON text: a text display's {@code text}, any part's {@code CustomName}. */
-  static final List<String> TEXT_KEYS = VocabularyFile.strings("text", "entityKeys");
+  static final List<String> TEXT_KEYS = keysOfType("text");
 
-  /** Members of an item (at any depth inside {@code item}) whose value is JSON text or a list of it. */
-  static final List<String> ITEM_TEXT_KEYS = VocabularyFile.strings("text", "itemKeys");
+  /**
+   * Members of an item (at any depth inside {@code item}) whose value is JSON text or a list of
+   * it: the item components typed as text, with and without their namespace.
+   */
+  static final List<String> ITEM_TEXT_KEYS = itemTextKeys();
 
   /** JSON text components that read the world when the game resolves them. */
   static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
@@ -125,6 +129,24 @@ final class Vocabulary {
   /** A pattern of the file's {@code patterns}: JavaScript syntax that reads the same in Java. */
   private static Pattern pattern(String name) {
     return Pattern.compile(VocabularyFile.string("patterns", name));
+  }
+
+  private static List<String> keysOfType(String type) {
+    List<String> keys = new ArrayList<>();
+    for (Map.Entry<?, ?> key : VocabularyFile.object("keyTypes").entrySet()) {
+      if (type.equals(key.getValue())) keys.add((String) key.getKey());
+    }
+    return List.copyOf(keys);
+  }
+
+  /** {@code custom_name}, {@code item_name}, {@code lore}: the components of text, as the TypeScript check names them. */
+  private static List<String> itemTextKeys() {
+    List<String> keys = new ArrayList<>();
+    for (String name : List.of("custom_name", "item_name", "lore")) {
+      keys.add(name);
+      keys.add(DEFAULT_NAMESPACE + name);
+    }
+    return List.copyOf(keys);
   }
 
   private static Map<String, List<String>> partKeys() {
