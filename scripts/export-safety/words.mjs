@@ -42,16 +42,67 @@ function dataMerge(type, compound, selector = `@e[type=${type},tag=${tagOf(type)
 
 const playsound = (args) => `playsound ${args}`
 
-/** A value each key accepts (values are not restricted but for these). */
-function valueOf(key, type) {
-  if (key === 'Tags') return `["${tagOf(type)}"]`
-  if (key === 'text' || key === 'CustomName') return `'"x"'`
-  if (key === 'item') return '{id:"minecraft:stone",count:1}'
-  if (key === 'block_state') return '{Name:"minecraft:stone"}'
-  return '1b'
+/** A value of the type `ref` of `types` (a name or an inline type), in SNBT. */
+function sampleOf(types, ref, depth = 0) {
+  const type = typeof ref === 'string' ? types[ref] : ref
+  if (typeof type === 'string') return sampleOf(types, type, depth)
+  switch (type.kind) {
+    case 'number': {
+      const value = type.min ?? 1
+      if (type.integer) return `${value}${type.suffixes[0]}`
+      return `${value}.5${type.suffixes.includes('f') ? 'f' : type.suffixes[0]}`
+    }
+    case 'boolean':
+      return '1b'
+    case 'string':
+      if (type.placeholder) return `"${P}_0"`
+      return type.pattern === undefined ||
+        new RegExp(`^(?:${type.pattern})$`).test('minecraft:stone')
+        ? '"minecraft:stone"'
+        : '"x"'
+    case 'enum':
+      return `"${type.values[0]}"`
+    case 'list':
+      return `[${Array.from({ length: type.length ?? 1 }, () => sampleOf(types, type.of, depth + 1)).join(',')}]`
+    case 'array':
+      return `[${type.prefix};${Array.from({ length: type.length ?? 1 }, () => '1').join(',')}]`
+    case 'compound': {
+      const names = Object.keys(type.members).slice(0, depth < 2 ? undefined : 1)
+      const name = (n) => (/^[A-Za-z0-9_]+$/.test(n) ? n : `"${n}"`)
+      return `{${names.map((n) => `${name(n)}:${sampleOf(types, type.members[n], depth + 1)}`).join(',')}}`
+    }
+    case 'oneOf':
+      return sampleOf(types, type.of[0], depth)
+    case 'text':
+      return `'{"text":"x","bold":true}'`
+  }
+  throw new Error(`no sample of ${JSON.stringify(type)}`)
 }
 
+/** A value of another shape than any the type `ref` reads. */
+function wrongOf(types, ref) {
+  const type = typeof ref === 'string' ? types[ref] : ref
+  if (typeof type === 'string') return wrongOf(types, type)
+  const kinds =
+    type.kind === 'oneOf'
+      ? type.of.map((t) => (typeof t === 'string' ? types[t] : t).kind)
+      : [type.kind]
+  return kinds.some((kind) => ['number', 'boolean', 'enum'].includes(kind)) ? '{}' : '1b'
+}
+
+let vocabularyTypes = {}
+
+/** A value each key accepts: of its type. */
+function valueOf(key, type) {
+  if (key === 'Tags') return `["${tagOf(type)}"]`
+  return sampleOf(vocabularyTypes, vocabularyKeyTypes[key])
+}
+
+let vocabularyKeyTypes = {}
+
 export function wordVectors(vocabulary) {
+  vocabularyTypes = vocabulary.types
+  vocabularyKeyTypes = vocabulary.keyTypes
   const words = []
   const add = (kind, word, allowed, refused, reason, path, found) =>
     words.push({ kind, word, allowed, refused, reason, path, found })
@@ -258,36 +309,82 @@ export function wordVectors(vocabulary) {
       'selector',
     )
   }
-  for (const key of [
-    'custom_name',
-    'minecraft:custom_name',
-    'item_name',
-    'minecraft:item_name',
-    'lore',
-    'minecraft:lore',
-  ]) {
-    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : `"${key}"`
-    const list = /lore/i.test(key)
-    const value = (kind) => (list ? `['${reading(kind)}']` : `'${reading(kind)}'`)
-    const item = (kind) => `{item:{id:"minecraft:stone",components:{${name}:${value(kind)}}}}`
+  for (const [key, ref] of Object.entries(vocabulary.keyTypes)) {
+    const type =
+      PARTS.map(([t]) => t).find((t) => vocabulary.entities[t].keys.includes(key)) ?? 'interaction'
+    if (key === 'Tags') continue
     add(
-      'item text key',
+      'key type',
       key,
-      exportOf({ frame: [dataMerge('item_display', item('text'))] }),
-      exportOf({ frame: [dataMerge('item_display', item('score'))] }),
-      'text',
+      exportOf({ frame: [dataMerge(type, `{${key}:${sampleOf(vocabulary.types, ref)}}`)] }),
+      exportOf({ frame: [dataMerge(type, `{${key}:${wrongOf(vocabulary.types, ref)}}`)] }),
+      'type',
       FRAME_PATH,
-      'score',
+      key,
     )
   }
+  const components = vocabulary.types.components
+  const item = (name, value) => `{item:{id:"minecraft:stone",components:{"${name}":${value}}}}`
+  for (const [name, ref] of Object.entries(components.members)) {
+    add(
+      'item component',
+      name,
+      exportOf({ frame: [dataMerge('item_display', item(name, sampleOf(vocabulary.types, ref)))] }),
+      exportOf({
+        frame: [dataMerge('item_display', item(`${name}_`, sampleOf(vocabulary.types, ref)))],
+      }),
+      'component',
+      FRAME_PATH,
+      `${name}_`,
+    )
+  }
+  for (const name of Object.keys(vocabulary.refusedComponents)) {
+    add(
+      'refused component',
+      name,
+      exportOf({
+        frame: [dataMerge('item_display', item('minecraft:item_model', '"minecraft:stone"'))],
+      }),
+      exportOf({ frame: [dataMerge('item_display', item(name, '{}'))] }),
+      'component',
+      FRAME_PATH,
+      name,
+    )
+  }
+  for (const letter of ['x', 'u', 'U', 'N', 'b', 's', 't', 'n', 'f', 'r', '"']) {
+    const name = (text) => `{CustomName:'"${text}"'}`
+    add(
+      'escape',
+      letter,
+      exportOf({ frame: [dataMerge('block_display', name("it\\'s"))] }),
+      exportOf({ frame: [dataMerge('block_display', name(`\\${letter}73`))] }),
+      'escape',
+      FRAME_PATH,
+      `\\${letter}`,
+    )
+  }
+  add(
+    'placeholder',
+    P,
+    exportOf({}),
+    exportOf({ frame: [dataMerge('block_display', `{CustomName:'"${P}_0"'}`)] }),
+    'placeholder',
+    FRAME_PATH,
+    'CustomName',
+  )
   for (const marker of vocabulary.readerMarkers) {
-    const harmless = marker.slice(0, -1) + (marker.startsWith('{') ? '}' : '')
-    const state = (text) => part(PARTS[0], `,block_state:{Name:'${text}'}`)
+    // A JSON string cannot hold a bare `"`: that marker stands in a JSON text object.
+    const inObject = marker.includes('"')
+    const harmless = inObject
+      ? '{"italic":true}'
+      : `"${marker.slice(0, -1)}${marker.startsWith('{') ? '}' : ''}"`
+    const holding = inObject ? `${marker}1}` : `"${marker}${marker.startsWith('{') ? '}' : ''}"`
+    const name = (text) => part(PARTS[0], `,CustomName:'${text}'`)
     add(
       'reader marker',
       marker,
-      exportOf({ passengers: state(harmless) }),
-      exportOf({ passengers: state(marker + (marker.startsWith('{') ? '}' : '')) }),
+      exportOf({ passengers: name(harmless) }),
+      exportOf({ passengers: name(holding) }),
       'reader',
       PASSENGER_PATH,
       marker,
@@ -342,7 +439,7 @@ export function wordVectors(vocabulary) {
     String(limits.maxCommandChars + 1),
   )
   const nested = (depth) =>
-    `{id:"minecraft:block_display",transformation:${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
+    `{id:"minecraft:block_display",CustomName:${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
   add(
     'limit',
     'maxSnbtDepth',
@@ -398,7 +495,7 @@ export function wordVectors(vocabulary) {
     vocabulary.placeholder,
     exportOf({}),
     exportOf({
-      passengers: `${PARTS.map((p) => part(p)).join(',')},{id:"block_display",Tags:["x_0"]}`,
+      passengers: `${PARTS.map((p) => part(p)).join(',')},{id:"minecraft:block_display",Tags:["x_0"]}`,
       frame: [dataMerge('block_display', '{Glowing:1b}', '@e[type=block_display,tag=x_0]')],
     }),
     'selector',
@@ -409,7 +506,9 @@ export function wordVectors(vocabulary) {
     'namespace',
     vocabulary.defaultNamespace,
     exportOf({
-      passengers: `{id:"block_display",Tags:["${P}_0"]},${PARTS.slice(1)
+      passengers: `${part(PARTS[0], `,Passengers:[{id:"block_display",Tags:["${P}_4"]}]`)},${PARTS.slice(
+        1,
+      )
         .map((p) => part(p))
         .join(',')}`,
     }),

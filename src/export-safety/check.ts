@@ -17,6 +17,7 @@ import { checkPassenger } from './entities.js'
 import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-bytes.js'
 import { elementPath, memberPath, spellName } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
+import { checkPassengerReaders, type GrammarCompound } from './readers/index.js'
 import { forEachCompound } from './snbt.js'
 import {
   CHECKED_NAMES,
@@ -24,6 +25,7 @@ import {
   MAX_PASSENGER_BYTES,
   PLACEHOLDER,
   visiblePart,
+  type PartType,
 } from './vocabulary.js'
 
 /** The root member that holds the export (spec 2). */
@@ -192,7 +194,14 @@ class ExportCheck {
     }
     const text = this.json.string(start, end, true)
     checkOneLine(text)
-    forEachCompound(text, (compound) => checkPassenger(compound, this.ownTags))
+    const compounds: GrammarCompound[] = []
+    const types: PartType[] = []
+    forEachCompound(text, (compound, from, to) => {
+      const type = checkPassenger(compound, this.ownTags)
+      types.push(type)
+      if (from >= 0) compounds.push({ start: from, end: to, type })
+    })
+    checkPassengerReaders(text, compounds, types)
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */

@@ -9,7 +9,8 @@
  */
 import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
-import { PLAIN_COMPOUND, PLAIN_MARKER } from './plain-compound.js'
+import { PLAIN_COMPOUND } from './plain-compound.js'
+import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
 import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
 import {
   HITBOX_TYPE,
@@ -85,6 +86,9 @@ export class CommandCheck {
     } else {
       throw new UnsafeContent('command', word)
     }
+    if (!readsAsDisplayEntityUtils(command)) {
+      throw new UnsafeContent('reader', READER_NAMES.displayEntityUtils, 'reader')
+    }
   }
 
   /**
@@ -105,8 +109,7 @@ export class CommandCheck {
     if (type === null) return false
     const compound = PLAIN_COMPOUND[type]
     compound.lastIndex = selectorEnd + 1
-    if (!compound.test(text) || compound.lastIndex !== to) return false
-    return !PLAIN_MARKER.test(text.slice(selectorEnd, to))
+    return compound.test(text) && compound.lastIndex === to
   }
 
   /** The part type a `data merge` selector targets, or null when it is not the model's own. */

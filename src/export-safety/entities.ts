@@ -1,20 +1,12 @@
 /**
  * The entities of a model: its parts (display entities, in `passengers` and their nested
- * `Passengers`) and its hitboxes (interactions). An entity may set only its type's keys; the
- * values are not restricted (an item's own contents are rendered, never run), except `id`,
- * `Passengers` and `Tags`, which the check reads.
+ * `Passengers`) and its hitboxes (interactions). An entity may set only its type's keys; each
+ * value was checked against its key's type as it was read (`snbt.ts`); here the entity's type,
+ * its keys and its tags.
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt.js'
-import { checkItemText, checkText } from './text.js'
-import {
-  MAX_OWN_TAGS,
-  PART_KEYS,
-  PASSENGER_KEYS,
-  TEXT_KEYS,
-  partTypeOf,
-  type PartType,
-} from './vocabulary.js'
+import { MAX_OWN_TAGS, PART_KEYS, PASSENGER_KEYS, partTypeOf, type PartType } from './vocabulary.js'
 
 type Compound = SnbtValue & { kind: 'compound' }
 
@@ -22,13 +14,12 @@ type Compound = SnbtValue & { kind: 'compound' }
 const ID = 'id'
 const PASSENGERS = 'Passengers'
 const TAGS = 'Tags'
-const ITEM = 'item'
 
 /**
  * Checks a passenger compound once it closed (its own passengers were checked as they closed,
  * `snbt.ts`): a display entity with its type's keys. Adds its tags to `ownTags`.
  */
-export function checkPassenger(compound: Compound, ownTags: Set<string>): void {
+export function checkPassenger(compound: Compound, ownTags: Set<string>): PartType {
   const type = displayTypeOf(compound)
   for (const [name, value] of compound.members) {
     if (name === PASSENGERS) {
@@ -41,6 +32,7 @@ export function checkPassenger(compound: Compound, ownTags: Set<string>): void {
       checkKey(type, name, value, ownTags)
     }
   }
+  return type
 }
 
 /**
@@ -59,9 +51,7 @@ function checkKey(
   ownTags: Set<string> | null,
 ): void {
   if (!PART_KEYS[type].has(name)) throw new UnsafeContent('key', name)
-  if (TEXT_KEYS.has(name)) checkText(value)
-  else if (name === ITEM) checkItemText(value)
-  else if (name === TAGS && ownTags !== null && value?.kind === 'list') {
+  if (name === TAGS && ownTags !== null && value?.kind === 'list') {
     for (const tag of value.items) {
       if (tag.kind !== 'text') continue
       ownTags.add(tag.value)

@@ -3,15 +3,13 @@
  * and what was found there (a command word, an entity id, a key, ...). Never the content itself
  * beyond that one word, so a refusal can be logged.
  */
-import {
-  MAX_COMMAND_CHARS,
-  MAX_FOUND_CHARS,
-  MAX_MESSAGE_PATH_CHARS,
-  MAX_NAME_CHARS,
-  MAX_OWN_TAGS,
-  MAX_PASSENGER_BYTES,
-  MAX_SNBT_DEPTH,
-} from './vocabulary.js'
+import data from './vocabulary.json' with { type: 'json' }
+import { MAX_FOUND_CHARS, MAX_MESSAGE_PATH_CHARS } from './vocabulary.js'
+
+/** The message templates, by reason (and `lengthName`, `lengthPassengers`, `readerRun`). */
+const MESSAGES: Readonly<Record<string, string>> = data.messages
+/** The limits a template may name (`{maxCommandChars}`). */
+const LIMITS: Readonly<Record<string, number>> = data.limits
 
 /** Why a checked field is outside the vocabulary. */
 export type UnsafeReason =
@@ -41,23 +39,17 @@ export type UnsafeReason =
   | 'reader'
   /** More of something than a model has (the tags of its parts). */
   | 'count'
+  /** A value of another type than the game reads at that key (`found`: where, in the SNBT). */
+  | 'type'
+  /** An item component a display model does not carry (`found`: its name). */
+  | 'component'
+  /** The tag placeholder where the editor never writes it (`found`: where, in the SNBT). */
+  | 'placeholder'
+  /** An SNBT escape that Minecraft reads differently by version (`found`: `\\x`, `\\u`, ...). */
+  | 'escape'
 
-/** Every reason, in a fixed order (for counters). */
-export const UNSAFE_REASONS: readonly UnsafeReason[] = [
-  'command',
-  'entity',
-  'key',
-  'selector',
-  'syntax',
-  'control',
-  'length',
-  'depth',
-  'shape',
-  'member',
-  'text',
-  'reader',
-  'count',
-]
+/** Every reason, in a fixed order (for counters): `vocabulary.json`'s `reasons`. */
+export const UNSAFE_REASONS: readonly UnsafeReason[] = data.reasons as UnsafeReason[]
 
 /** The verdict on an export outside the vocabulary. */
 export interface UnsafeExport {
@@ -73,8 +65,11 @@ export interface UnsafeExport {
   message: string
 }
 
-/** What a `length` refusal measured: a command (the default), a member name, a passenger string. */
-export type Measured = 'command' | 'name' | 'passengers'
+/**
+ * Which message a refusal takes: a `length` refusal measured a command (the default), a member
+ * name or the passenger strings; a `reader` refusal names a marker or (`reader`) a reader.
+ */
+export type Measured = 'command' | 'name' | 'passengers' | 'reader'
 
 /** Thrown inside the check of one string; the walk adds the path. */
 export class UnsafeContent extends Error {
@@ -99,12 +94,17 @@ export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport
   const { reason, measured } = content
   const found = cut(content.found, MAX_FOUND_CHARS)
   const where = path === '' ? 'The document' : cut(path, MAX_MESSAGE_PATH_CHARS)
-  const what =
-    reason !== 'length' || measured === 'command'
-      ? describe(reason, found)
-      : measured === 'name'
-        ? `holds a member name of ${found} characters, longer than ${MAX_NAME_CHARS}`
-        : `brings the passenger strings to ${found} bytes as written, more than ${MAX_PASSENGER_BYTES}`
+  const template =
+    measured === 'name'
+      ? MESSAGES.lengthName
+      : measured === 'passengers'
+        ? MESSAGES.lengthPassengers
+        : measured === 'reader'
+          ? MESSAGES.readerRun
+          : MESSAGES[reason]
+  const what = template!.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name === 'found' ? found : String(LIMITS[name]),
+  )
   return { reason, path, found, message: `${where} ${what}.` }
 }
 
@@ -118,35 +118,4 @@ export function cut(text: string, max: number): string {
   const last = text.charCodeAt(end - 1)
   if (last >= 0xd800 && last <= 0xdbff) end--
   return `${text.slice(0, end)}\u2026`
-}
-
-function describe(reason: UnsafeReason, found: string): string {
-  switch (reason) {
-    case 'command':
-      return `runs the command "${found}", which is not part of a display model`
-    case 'entity':
-      return `summons the entity "${found}", which is not part of a display model`
-    case 'key':
-      return `sets the entity key "${found}", which is not part of a display model`
-    case 'selector':
-      return `targets "${found}", which does not reach only the model's own parts`
-    case 'syntax':
-      return `does not parse as an export writes it: unexpected "${found}"`
-    case 'control':
-      return `holds the control character ${found}, and a command is one line`
-    case 'length':
-      return `is a command of ${found} characters, longer than the game's ${MAX_COMMAND_CHARS}`
-    case 'depth':
-      return `nests SNBT deeper than ${MAX_SNBT_DEPTH} levels (found "${found}")`
-    case 'shape':
-      return `is a JSON ${found}, not what an export writes there`
-    case 'member':
-      return `is the member "${found}", which an export does not hold there`
-    case 'text':
-      return `holds JSON text that reads the world ("${found}"), which a display model does not`
-    case 'reader':
-      return `holds a quoted string with "${found}", which a plugin's own reader would cut into other entities`
-    case 'count':
-      return `has more than ${MAX_OWN_TAGS} ${found}, more than a display model has`
-  }
 }

@@ -1,23 +1,36 @@
 /**
- * SNBT (the game's text form of entity data) as real exports write it, parsed whole into a small
- * tree. Two liberties of real exports are accepted: a space around `:` and `,`, and empty members
- * in a compound (`shadow:1b,,Tags:[...]`, which the game's own parser skips). Nothing may follow
- * the value: a string that closes its compound early and goes on (`...}]} op @a`) is refused.
+ * SNBT (the game's text form of entity data) as real exports write it. An entity's compound is
+ * read into a small tree of what the checks need (its ids, tags and passengers); every other
+ * member's value is checked against its type (`vocabulary.json`, `keyTypes`) while it is read,
+ * building nothing. Two liberties of real exports are accepted: a space around `:` and `,`, and
+ * empty members in a compound (`shadow:1b,,Tags:[...]`, which the game's own parser skips).
+ * Nothing may follow the value: a string that closes its compound early and goes on
+ * (`...}]} op @a`) is refused. In quoted strings only `\\` and a backslash before the string's
+ * own quote are escapes: Minecraft 1.21.4 refuses the others and 1.21.5 and later decode them
+ * (`\x73`, `\u0073`, `\n`, ...), so they would read differently by version.
  *
  * Written by hand rather than taken from a library: the SNBT parsers on the registry either fail
  * on the empty members of real exports or parse binary NBT only, and the Worker keeps `hono` as
  * its one runtime dependency.
  */
 import { UnsafeContent } from './refusal.js'
-import { MAX_SNBT_DEPTH, READER_MARKERS, TEXT_KEYS } from './vocabulary.js'
+import { checkJsonText, checkSnbtText } from './text.js'
+import { memberTypeOf } from './typed-tree.js'
+import {
+  KEY_TYPES,
+  isBooleanWord,
+  isNumberWord,
+  pick,
+  type CompoundType,
+  type Shape,
+  type StringType,
+  type ValueType,
+} from './types.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS } from './vocabulary.js'
 
-/**
- * The members of a compound whose values the checks read (an entity's id, tags and passengers,
- * its JSON text and its item); every other value is parsed to its end and dropped, so that a
- * transformation matrix costs no objects. Inside a kept text or item, everything is kept.
- */
-const KEPT_VALUES: ReadonlySet<string> = new Set(['id', 'Tags', 'Passengers'])
-const KEPT_WHOLE: ReadonlySet<string> = new Set([...TEXT_KEYS, 'item'])
+const ID = 'id'
+const TAGS = 'Tags'
+const PASSENGERS = 'Passengers'
 
 /**
  * Throws the `reader` refusal unless the raw text of a quoted string (between its quotes,
@@ -55,11 +68,11 @@ for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker
 
 /** A parsed SNBT value: what the checks need of it, no more. */
 export type SnbtValue =
-  /** A member's value is null unless its name is one of `KEPT_VALUES`. */
+  /** In an entity's compound, a member's value is null but for `id`, `Tags` and `Passengers`. */
   | { kind: 'compound'; members: Array<[name: string, value: SnbtValue | null]> }
   | { kind: 'list'; items: SnbtValue[] }
   /** A quoted string or an unquoted word (a number, a boolean, an unquoted string). */
-  | { kind: 'text'; value: string }
+  | { kind: 'text'; value: string; quoted: boolean }
   /** `[B;...]`, `[I;...]`, `[L;...]`. */
   | { kind: 'array' }
 
@@ -104,13 +117,15 @@ export function parseSnbtValue(
  */
 export function forEachCompound(
   text: string,
-  each: (compound: SnbtValue & { kind: 'compound' }) => void,
+  each: (compound: SnbtValue & { kind: 'compound' }, start: number, end: number) => void,
 ): void {
-  const parser = new SnbtParser(text, 0, each)
+  const parser = new SnbtParser(text, 0, (compound) => each(compound, -1, -1))
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
-    each(parser.compound(0))
+    const start = parser.position
+    const compound = parser.compound(0)
+    each(compound, start, parser.position)
     parser.spaces()
     if (parser.atEnd()) return
     parser.expect(',')
@@ -141,6 +156,10 @@ class SnbtParser {
   position: number
   private readonly text: string
   private readonly onPassenger: PassengerHook | null
+  /** Where the value being read sits in its entity's compound: names and list indexes. */
+  private path: Array<string | number> = []
+  /** Where the strings of a `Tags` list being read go. */
+  private tags: string[] | null = null
 
   constructor(text: string, start: number, onPassenger: PassengerHook | null) {
     this.text = text
@@ -165,8 +184,8 @@ class SnbtParser {
     const char = this.text[this.position]
     if (char === '{') return this.compound(depth, whole)
     if (char === '[') return this.list(depth, whole)
-    if (char === '"' || char === "'") return { kind: 'text', value: this.quoted() }
-    return { kind: 'text', value: this.word() }
+    if (char === '"' || char === "'") return { kind: 'text', value: this.quoted(), quoted: true }
+    return { kind: 'text', value: this.word(), quoted: false }
   }
 
   /** Parses a value to its end, building nothing. */
@@ -226,10 +245,18 @@ class SnbtParser {
     this.position++
   }
 
+  /**
+   * A compound. `whole`: everything kept (a text's tree). Otherwise an entity's compound (a
+   * passenger, a `data merge` or a summon's data): `id` kept whole, `Passengers` handed to the
+   * passenger hook, a key of `KEY_TYPES` checked against its type as it is read (the tags of
+   * `Tags` kept), any other member read to its end and kept as null (a `key` refusal later).
+   */
   compound(depth: number, whole = false): SnbtValue & { kind: 'compound' } {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
+    const outerPath = this.path
+    if (!whole) this.path = []
     for (;;) {
       this.spaces()
       const char = this.text[this.position]
@@ -239,22 +266,202 @@ class SnbtParser {
         this.spaces()
         this.expect(':')
         this.spaces()
-        if (!whole && name === 'Passengers' && this.onPassenger !== null) {
-          members.push([name, this.passengers(depth + 1)])
-        } else if (whole || KEPT_VALUES.has(name) || KEPT_WHOLE.has(name)) {
-          members.push([name, this.value(depth + 1, whole || KEPT_WHOLE.has(name))])
-        } else {
-          this.skipValue(depth + 1)
-          members.push([name, null])
-        }
+        members.push([name, this.member(name, depth, whole)])
         this.spaces()
         if (this.text[this.position] === '}') break
       }
       // An empty member (`,,`) is skipped, as the game's parser does.
       this.expect(',')
     }
+    this.path = outerPath
     this.position++
     return { kind: 'compound', members }
+  }
+
+  /** The value of the member `name` of a compound (`compound` says how it is read). */
+  private member(name: string, depth: number, whole: boolean): SnbtValue | null {
+    if (whole || name === ID) return this.value(depth + 1, true)
+    if (name === PASSENGERS && this.onPassenger !== null) return this.passengers(depth + 1)
+    const type = KEY_TYPES.get(name)
+    if (type === undefined) {
+      this.skipValue(depth + 1)
+      return null
+    }
+    this.path.push(name)
+    if (name !== TAGS) {
+      this.typed(type, depth + 1)
+      this.path.pop()
+      return null
+    }
+    const tags: string[] = []
+    this.tags = tags
+    this.typed(type, depth + 1)
+    this.tags = null
+    this.path.pop()
+    return { kind: 'list', items: tags.map((tag) => ({ kind: 'text', value: tag, quoted: true })) }
+  }
+
+  /** The shape of the value at the current position (its first characters). */
+  private shape(): Shape {
+    const text = this.text
+    const char = text[this.position]
+    if (char === '{') return 'compound'
+    if (char === '[') {
+      const letter = text[this.position + 1]
+      const typed =
+        text[this.position + 2] === ';' && (letter === 'B' || letter === 'I' || letter === 'L')
+      return typed ? 'array' : 'list'
+    }
+    return char === '"' || char === "'" ? 'quoted' : 'word'
+  }
+
+  /** The `type` refusal at the current path (`transformation[3]`, `brightness.sky`). */
+  private typeFault(): never {
+    throw new UnsafeContent('type', this.pathText())
+  }
+
+  private pathText(): string {
+    let text = ''
+    for (const segment of this.path) {
+      text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`
+    }
+    return text
+  }
+
+  /**
+   * Reads one value against `type`, building nothing: the alternative is picked by the value's
+   * shape when its first character is met (none reads it: `type`), then the value is read and
+   * checked as it goes; the first fault met is thrown.
+   */
+  private typed(type: ValueType, depth: number): void {
+    const shape = this.shape()
+    const chosen = pick(type, shape)
+    if (chosen === null) this.typeFault()
+    switch (chosen.kind) {
+      case 'compound':
+        return this.typedCompound(chosen, depth)
+      case 'list':
+      case 'array':
+        return this.typedList(chosen, depth)
+      case 'string':
+        return this.typedString(chosen)
+      case 'enum': {
+        const value = shape === 'quoted' ? this.quoted() : this.word()
+        if (shape === 'quoted') this.placeholderOnly(value, false)
+        if (!chosen.values.has(value)) this.typeFault()
+        return
+      }
+      case 'number':
+        if (!isNumberWord(chosen, this.word())) this.typeFault()
+        return
+      case 'boolean':
+        if (!isBooleanWord(this.word())) this.typeFault()
+        return
+      case 'text':
+        return this.typedText(chosen.of, shape, depth)
+      case 'oneOf':
+        // `pick` never answers a `oneOf`.
+        return this.typeFault()
+    }
+  }
+
+  private typedCompound(type: CompoundType, depth: number): void {
+    this.enter(depth)
+    this.expect('{')
+    const text = this.text
+    for (;;) {
+      this.spaces()
+      const char = text[this.position]
+      if (char === '}') break
+      if (char !== ',') {
+        const quoted = char === '"' || char === "'"
+        const name = quoted ? this.quoted() : this.word()
+        this.path.push(name)
+        if (quoted) this.placeholderOnly(name, false)
+        const memberType = memberTypeOf(type, name)
+        if (memberType === null) {
+          if (type.unknown === 'component') throw new UnsafeContent('component', name)
+          this.typeFault()
+        }
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        this.typed(memberType, depth + 1)
+        this.path.pop()
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      this.expect(',')
+    }
+    this.position++
+  }
+
+  /** A list (or a typed array) of `type.of`, of `type.length` items when given. */
+  private typedList(type: ValueType & { kind: 'list' | 'array' }, depth: number): void {
+    this.enter(depth)
+    const text = this.text
+    this.position++
+    if (type.kind === 'array') {
+      if (text[this.position] !== type.prefix) this.typeFault()
+      this.position += 2
+    }
+    let count = 0
+    this.spaces()
+    if (text[this.position] !== ']') {
+      for (;;) {
+        this.spaces()
+        this.path.push(count)
+        if (type.kind === 'array' && this.shape() !== 'word') this.typeFault()
+        this.typed(type.of, depth + 1)
+        this.path.pop()
+        count++
+        this.spaces()
+        if (text[this.position] === ']') break
+        this.expect(',')
+      }
+    }
+    this.position++
+    if (type.length !== null && count !== type.length) this.typeFault()
+  }
+
+  private typedString(type: StringType): void {
+    const value = this.quoted()
+    this.placeholderOnly(value, type.placeholder)
+    if (type.placeholder && this.tags !== null) this.tags.push(value)
+    if (type.pattern !== null && !type.pattern.test(value)) this.typeFault()
+  }
+
+  /**
+   * Throws the `placeholder` refusal when `value` holds the tag placeholder anywhere but where
+   * the editor writes it: with `atStart`, once, at its start, followed by `_` or its end.
+   */
+  private placeholderOnly(value: string, atStart: boolean): void {
+    const at = value.indexOf(PLACEHOLDER)
+    if (at < 0) return
+    const after = value[PLACEHOLDER.length]
+    if (
+      atStart &&
+      at === 0 &&
+      (after === undefined || after === '_') &&
+      value.indexOf(PLACEHOLDER, 1) < 0
+    ) {
+      return
+    }
+    throw new UnsafeContent('placeholder', this.pathText())
+  }
+
+  /** Text: a quoted string of JSON text, or text written as SNBT, read whole (`text.ts`). */
+  private typedText(type: ValueType, shape: Shape, depth: number): void {
+    const path = () => this.pathText()
+    if (shape === 'quoted') {
+      const value = this.quoted()
+      this.placeholderOnly(value, false)
+      checkJsonText(value, type, path)
+      return
+    }
+    const tree = this.value(depth, true)
+    if (holdsPlaceholder(tree)) throw new UnsafeContent('placeholder', this.pathText())
+    checkSnbtText(tree, type, path)
   }
 
   private list(depth: number, whole: boolean): SnbtValue {
@@ -264,7 +471,7 @@ class SnbtParser {
     const at = this.position
     if (text[at + 1] === ';' && (text[at] === 'B' || text[at] === 'I' || text[at] === 'L')) {
       this.position += 2
-      this.items(depth, () => ({ kind: 'text', value: this.word() }))
+      this.items(depth, () => ({ kind: 'text', value: this.word(), quoted: false }))
       return { kind: 'array' }
     }
     return { kind: 'list', items: this.items(depth, () => this.value(depth + 1, whole)) }
@@ -322,8 +529,7 @@ class SnbtParser {
         return value + text.slice(from, i)
       }
       if (unit === 0x5c) {
-        // A backslash takes the next character as it is (`\"`, `\\`, `\'`).
-        if (i + 1 >= text.length) unexpectedAt(text, i + 1)
+        checkEscape(text, i, quote)
         value += text.slice(from, i) + text[i + 1]
         i++
         from = i + 1
@@ -343,7 +549,10 @@ class SnbtParser {
         checkReaderSafe(text, start, i)
         return
       }
-      if (unit === 0x5c) i++
+      if (unit === 0x5c) {
+        checkEscape(text, i, quote)
+        i++
+      }
     }
     unexpectedAt(text, text.length)
   }
@@ -368,4 +577,26 @@ class SnbtParser {
   private enter(depth: number): void {
     if (depth >= MAX_SNBT_DEPTH) throw new UnsafeContent('depth', this.text[this.position]!)
   }
+}
+
+/**
+ * Throws unless the backslash at `at` of a string quoted with `quote` escapes a backslash or that
+ * quote: the only escapes Minecraft 1.21.4 and 1.21.5+ read alike (`escape`, found the backslash
+ * and the character after it).
+ */
+function checkEscape(text: string, at: number, quote: number): void {
+  if (at + 1 >= text.length) unexpectedAt(text, at + 1)
+  const next = text.charCodeAt(at + 1)
+  if (next === 0x5c || next === quote) return
+  throw new UnsafeContent('escape', `\\${String.fromCodePoint(text.codePointAt(at + 1)!)}`)
+}
+
+/** Whether a tree (text written as SNBT) holds the placeholder in a string or a member name. */
+function holdsPlaceholder(value: SnbtValue | null): boolean {
+  if (value === null || value.kind === 'array') return false
+  if (value.kind === 'text') return value.value.includes(PLACEHOLDER)
+  if (value.kind === 'list') return value.items.some(holdsPlaceholder)
+  return value.members.some(
+    ([name, member]) => name.includes(PLACEHOLDER) || holdsPlaceholder(member),
+  )
 }

@@ -1,60 +1,55 @@
 /**
- * JSON text that does not read the world. The game resolves a text component of the kinds
- * `selector`, `nbt` and `score` against the world, with the permissions of whoever runs the
- * summon or `data merge` (the console): a model could show players' names, positions and
- * inventories. So in every JSON text the check meets (a text display's `text`, any part's
- * `CustomName`, an item's names and lore), those components are refused; plain text,
- * `translate`, `keybind` and styling stay.
+ * JSON text (a text component) that does not read the world and is written in the text
+ * grammar. The game resolves a text component of the kinds `selector`, `nbt` and `score` against
+ * the world, with the permissions of whoever runs the summon or `data merge` (the console): a
+ * model could show players' names, positions and inventories. So in every text (a value whose
+ * type is of kind `text`: a text display's `text`, any part's `CustomName`, an item's names and
+ * lore) those kinds are refused; then the text must be of the text grammar of `vocabulary.json`
+ * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt.js'
-import { ITEM_TEXT_KEYS, MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
+import { jsonMatches, snbtMatches } from './typed-tree.js'
+import type { ValueType } from './types.js'
+import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
 
 /**
- * Throws when the JSON text `value` reads the world. A list is read item by item, in order; each
- * string (JSON text) or SNBT compound is one text: a string holding `{` or `[` that is not strict
- * JSON is `text` `not JSON` (a lenient reader could read a component there); JSON nested deeper
- * than `MAX_SNBT_DEPTH` is `depth` (`found` `[` when an array is too deep, else `{`); then, when
- * the text holds components of several kinds, `found` is the first of `WORLD_READING_KINDS`
- * (`selector`, `nbt`, `score`) it holds, wherever they stand, so that the order a reader walks
- * keys in (JavaScript puts integer-like keys first) never changes the verdict.
+ * Throws unless the quoted string `value` is text of `type`: without `{` or `[` it is plain
+ * text; else it must be strict JSON (`text` `not JSON`: a lenient reader could read a component
+ * there), nested at most `MAX_SNBT_DEPTH` (`depth`, `found` `[` when an array is too deep, else
+ * `{`), hold none of `WORLD_READING_KINDS` (`text`, the first of them it holds anywhere, so the
+ * order a reader walks keys in never changes the verdict), and be of `type` (`type` at `path`).
  */
-export function checkText(value: SnbtValue | null): void {
-  if (value === null || value.kind === 'array') return
-  if (value.kind === 'list') {
-    for (const item of value.items) checkText(item)
-    return
+export function checkJsonText(value: string, type: ValueType, path: () => string): void {
+  if (!STRUCTURE.test(value)) return
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new UnsafeContent('text', 'not JSON')
   }
   const found = new Set<string>()
-  if (value.kind === 'compound') collectSnbt(value, found)
-  else {
-    if (!STRUCTURE.test(value.value)) return
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(value.value)
-    } catch {
-      throw new UnsafeContent('text', 'not JSON')
-    }
-    const tooDeep = { array: false, object: false }
-    collectJson(parsed, 0, found, tooDeep)
-    if (tooDeep.array) throw new UnsafeContent('depth', '[')
-    if (tooDeep.object) throw new UnsafeContent('depth', '{')
-  }
-  for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
+  const tooDeep = { array: false, object: false }
+  collectJson(parsed, 0, found, tooDeep)
+  if (tooDeep.array) throw new UnsafeContent('depth', '[')
+  if (tooDeep.object) throw new UnsafeContent('depth', '{')
+  throwWorldReading(found)
+  if (!jsonMatches(type, parsed)) throw new UnsafeContent('type', path())
 }
 
-/** The texts of an item, at any depth inside it: its names and lore (`ITEM_TEXT_KEYS`). */
-export function checkItemText(item: SnbtValue | null): void {
-  if (item === null) return
-  if (item.kind === 'list') for (const value of item.items) checkItemText(value)
-  if (item.kind !== 'compound') return
-  for (const [name, value] of item.members) {
-    if (ITEM_TEXT_KEYS.has(name)) checkText(value)
-    else checkItemText(value)
-  }
+/** The same for text written as SNBT (a compound or a list, read whole). */
+export function checkSnbtText(value: SnbtValue, type: ValueType, path: () => string): void {
+  const found = new Set<string>()
+  collectSnbt(value, found)
+  throwWorldReading(found)
+  if (!snbtMatches(type, value)) throw new UnsafeContent('type', path())
+}
+
+function throwWorldReading(found: ReadonlySet<string>): void {
+  for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
 }
 
 /** Adds the world-reading kinds named anywhere in an SNBT text to `found`. */

@@ -83,18 +83,6 @@ export const PATTERNS: Readonly<Record<keyof typeof data.patterns, RegExp>> = Ob
   Object.entries(data.patterns).map(([name, source]) => [name, new RegExp(`^${source}$`)]),
 ) as Record<keyof typeof data.patterns, RegExp>
 
-/** Entity keys whose value is JSON text: a text display's `text`, any part's `CustomName`. */
-export const TEXT_KEYS: ReadonlySet<string> = new Set(
-  Object.entries(data.keyTypes)
-    .filter(([, type]) => type === 'text')
-    .map(([key]) => key),
-)
-
-/** Members of an item (at any depth inside `item`) whose value is JSON text or a list of it. */
-export const ITEM_TEXT_KEYS: ReadonlySet<string> = new Set(
-  ['custom_name', 'item_name', 'lore'].flatMap((name) => [name, `${data.defaultNamespace}${name}`]),
-)
-
 /** JSON text components that read the world when the game resolves them. */
 export const WORLD_READING_KINDS: readonly string[] = data.text.worldReadingKinds
 

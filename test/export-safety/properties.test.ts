@@ -45,7 +45,7 @@ function displayArb(index: number): fc.Arbitrary<Display> {
       fc.boolean(),
       fc.constantFrom('stone', 'oak_planks', 'diamond', 'player_head', 'command_block'),
     )
-    .map(([type, namespace, matrix, extras, thing]) => {
+    .map(([type, , matrix, extras, thing]) => {
       const own =
         type === 'block_display'
           ? `block_state:{Name:"minecraft:${thing}"}`
@@ -55,7 +55,8 @@ function displayArb(index: number): fc.Arbitrary<Display> {
       const more = extras ? ',billboard:"center",brightness:{sky:15,block:15},view_range:1.5f' : ''
       return {
         type,
-        snbt: `{id:"${namespace}${type}",${own},transformation:${matrix}${more},Tags:["${tag(index)}"]}`,
+        // SuperBlocksDisplays cuts and types a passenger string at `{id:"minecraft:` only.
+        snbt: `{id:"minecraft:${type}",${own},transformation:${matrix}${more},Tags:["${tag(index)}"]}`,
       }
     })
 }

@@ -91,15 +91,18 @@ describe('the display-model vocabulary on the test vectors', () => {
   })
 
   it('reads passenger strings up to 2 MiB as written, all of them together', () => {
-    // A string of exactly `size` bytes as written: a tagged part, tiny compounds, spaces.
+    // A string of exactly `size` bytes as written (a `"` is written `\\"`): a tagged part, tiny
+    // compounds, the last one padded with spaces inside its braces (each compound named as
+    // every reader cuts it).
+    const written = (text: string) => text.length + text.split('"').length - 1
     const passengerString = (size: number) => {
-      const text = `{id:block_display,Tags:['[MODELSERVERTAG]_0']}${',{id:block_display}'.repeat(
-        Math.floor((size - 60) / 19),
-      )}`
-      return text + ' '.repeat(size - text.length)
+      const head = `{id:"minecraft:block_display",Tags:['[MODELSERVERTAG]_0']}`
+      const part = ',{id:"minecraft:block_display"}'
+      const text = head + part.repeat(Math.floor((size - written(head)) / written(part)))
+      return `${text.slice(0, -1)}${' '.repeat(size - written(text))}}`
     }
     const exact = [passengerString(1_048_576), passengerString(1_048_576)]
-    expect(exact[0]!.length + exact[1]!.length).toBe(2_097_152)
+    expect(written(exact[0]!) + written(exact[1]!)).toBe(2_097_152)
     expect(checkExportSafety({ content: { passengers: exact } })).toEqual({ safe: true })
     const over = [...exact.slice(0, 1), `${exact[1]} `]
     expect(checkExportSafety({ content: { passengers: over } })).toMatchObject({

@@ -1,0 +1,72 @@
+/**
+ * The readers run on a passenger string the grammar accepted: each must read exactly the
+ * entities the game reads (docs/export-safety.md, "Readers this check holds for"), or the string
+ * is refused as `reader`, naming the reader.
+ */
+import { checkPassenger } from '../entities.js'
+import { UnsafeContent } from '../refusal.js'
+import { forEachCompound } from '../snbt.js'
+import { readsAsDisplayEntityUtils } from './display-entity-utils.js'
+import { READER_NAMES } from './names.js'
+import { mayNest, sansCraft, splitObjects } from './sanscraft-bde.js'
+import { readsAsSuperBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
+
+/**
+ * Throws the `reader` refusal unless every reader reads the passenger string `text` as the
+ * grammar does: `compounds` its top-level compounds, `types` the display type of every entity
+ * it holds (nested ones included).
+ */
+export function checkPassengerReaders(
+  text: string,
+  compounds: readonly GrammarCompound[],
+  types: readonly string[],
+): void {
+  if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(READER_NAMES.superBlocksDisplays)
+  if (!readsAsSansCraft(text, compounds, types)) refuse(READER_NAMES.sansCraft)
+  // It summons the passengers inside its own `summon block_display ...`, replacing that text.
+  if (!readsAsDisplayEntityUtils(text)) refuse(READER_NAMES.displayEntityUtils)
+}
+
+function refuse(reader: string): never {
+  throw new UnsafeContent('reader', reader, 'reader')
+}
+
+/**
+ * Whether sanscraft-bde reads `text` as the grammar does: without a nested list its pieces are
+ * the grammar's compounds, as written; with one, its flattened entities are as many as the
+ * grammar's, each a passenger the check accepts on its own, of the same display types.
+ */
+function readsAsSansCraft(
+  text: string,
+  compounds: readonly GrammarCompound[],
+  types: readonly string[],
+): boolean {
+  if (!mayNest(text)) {
+    const pieces = splitObjects(text)
+    return (
+      pieces.length === compounds.length &&
+      pieces.every((piece, index) => {
+        const { start, end } = compounds[index]!
+        return piece.length === end - start && text.startsWith(piece, start)
+      })
+    )
+  }
+  const entities = sansCraft(text)
+  if (entities.length !== types.length) return false
+  const read: string[] = []
+  const scratchTags = new Set<string>()
+  try {
+    for (const { compound } of entities) {
+      let count = 0
+      forEachCompound(compound, (entity, start) => {
+        if (start >= 0) count++
+        read.push(checkPassenger(entity, scratchTags))
+      })
+      if (count !== 1) return false
+    }
+  } catch (error) {
+    if (error instanceof UnsafeContent) return false
+    throw error
+  }
+  return read.length === types.length && [...read].sort().join() === [...types].sort().join()
+}
