@@ -23,9 +23,15 @@ public final class ExportSafety {
   private ExportSafety() {}
 
   /**
-   * Checks an export document's text, as published (with placeholders) or as fetched (tags
-   * substituted). A document that is not of the form {@code {"content": {...}}} holds nothing a
-   * plugin runs and passes.
+   * Checks an export document's text, as published (with placeholders) or as fetched with any tag
+   * (a real model as a plugin has it): the tag is read from the model's own parts. When a part's
+   * tag begins with {@code [MODELSERVERTAG]} it is the published form, and every selector's
+   * {@code tag=} must begin with the placeholder; otherwise every selector's {@code tag=} must be
+   * one of the tags the model's own parts and hitboxes carry (never {@code tag=!x} or an empty
+   * one). What it cannot know is which tag the copy was fetched with: when you know it, give it
+   * ({@link #check(String, String)}), so that a selector reaches only that copy's parts. A
+   * document that is not of the form {@code {"content": {...}}} holds nothing a plugin runs and
+   * passes.
    *
    * @param json the document's text
    * @throws UnsafeExportException when the export is outside the vocabulary: its
@@ -33,7 +39,7 @@ public final class ExportSafety {
    * @throws ExportServiceException when the text is not JSON
    */
   public static void check(String json) {
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), PLACEHOLDER, 0, null);
+    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), null, 0, null);
   }
 
   /**
@@ -55,8 +61,9 @@ public final class ExportSafety {
   }
 
   /**
-   * Checks a parsed document whose selectors' tags begin with {@code modelTag}; {@code status}
-   * and {@code rateLimit} go into the exception.
+   * Checks a parsed document whose selectors' tags begin with {@code modelTag} (null: read from
+   * the parts' tags, as {@link #check(String)}); {@code status} and {@code rateLimit} go into the
+   * exception.
    */
   static void check(Object document, String modelTag, int status, RateLimit rateLimit) {
     Refusal refusal = SafetyCheck.find(document, modelTag);

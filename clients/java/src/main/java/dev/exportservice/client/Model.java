@@ -87,9 +87,9 @@ public final class Model {
   }
 
   /**
-   * The model of an export document's text (a saved copy, or one read elsewhere), after the
-   * safety check with the model's own tag ({@link #tag()}: the placeholder in a published
-   * document, the tag a saved copy was fetched with); {@link #parse(String, String)} names it.
+   * The model of an export document's text (a saved copy, or one read elsewhere), after
+   * {@link ExportSafety#check(String)}: published, or fetched with any tag, every selector
+   * reaching only tags the model's own parts carry; {@link #parse(String, String)} names the tag.
    *
    * @param json the export document's text, {@code {"content": {...}}}
    * @return its model
@@ -99,7 +99,7 @@ public final class Model {
   public static Model parse(String json) {
     Object document = Documents.parse(Objects.requireNonNull(json, "json"), 0);
     Documents.requireExport(document, 0);
-    ExportSafety.check(document, Documents.tagOf(document), 0, null);
+    ExportSafety.check(document, null, 0, null);
     return Documents.model(document, 0);
   }
 

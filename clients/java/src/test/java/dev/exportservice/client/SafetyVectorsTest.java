@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Test;
  * tag); {@link Model#parse(String)} refuses what the check refuses.
  */
 class SafetyVectorsTest {
+  private static final String PLACEHOLDER = "[MODELSERVERTAG]";
+  /** The one refused vector that is a fetched form (no placeholder): the one-argument check accepts it. */
+  private static final String FETCHED_FORM = "refused-selector-tag-of-another-model.json";
+
   static final Path VECTORS =
       Path.of(System.getProperty("service.root", "../..")).resolve("test/vectors/export-safety");
 
@@ -49,18 +53,29 @@ class SafetyVectorsTest {
         continue;
       }
       refused++;
-      UnsafeExportException error = assertThrows(UnsafeExportException.class, () -> ExportSafety.check(published), file);
+      // The published form, read as the service reads it at publish.
+      UnsafeExportException error =
+          assertThrows(UnsafeExportException.class, () -> ExportSafety.check(published, PLACEHOLDER), file);
       assertEquals(entry.get("path"), error.path(), file);
       assertEquals(entry.get("found"), error.found(), file);
       assertEquals("unsafe_export", error.code());
       String where = error.path().isEmpty() ? "The document" : PlainText.of(error.path());
       assertTrue(error.getMessage().startsWith(where + " "), error.getMessage());
+      // Without a tag the check reads the form from the export: the same, but for a fetched one.
+      if (file.equals(FETCHED_FORM)) {
+        assertDoesNotThrow(() -> ExportSafety.check(published), file);
+      } else {
+        UnsafeExportException oneArgument = assertThrows(UnsafeExportException.class, () -> ExportSafety.check(published), file);
+        assertEquals(List.of(error.reason(), error.path(), error.found(), error.getMessage()),
+            List.of(oneArgument.reason(), oneArgument.path(), oneArgument.found(), oneArgument.getMessage()), file);
+      }
       if (!placeholder) continue;
       UnsafeExportException asFetched =
           assertThrows(UnsafeExportException.class, () -> ExportSafety.check(fetched, "bde"), file);
       assertEquals(entry.get("path"), asFetched.path(), file + " as fetched");
       assertEquals(error.reason(), asFetched.reason(), file + " as fetched");
       UnsafeExportException parsed = assertThrows(UnsafeExportException.class, () -> Model.parse(fetched, "bde"), file);
+      assertThrows(UnsafeExportException.class, () -> Model.parse(published), file);
       assertEquals(entry.get("path"), parsed.path());
     }
     assertTrue(refused >= 65, refused + " refused vectors");
@@ -96,6 +111,8 @@ class SafetyVectorsTest {
       assertDoesNotThrow(() -> ExportSafety.check(published), name);
       assertDoesNotThrow(() -> ExportSafety.check(published.replace("[MODELSERVERTAG]", "my_model_1"), "my_model_1"), name);
       assertDoesNotThrow(() -> Model.parse(published.replace("[MODELSERVERTAG]", "my_model_1")), name);
+      // The one-argument check takes a model as fetched with any tag: its parts' own tags.
+      assertDoesNotThrow(() -> ExportSafety.check(published.replace("[MODELSERVERTAG]", "fk")), name);
       UnsafeExportException otherTag =
           assertThrows(
               UnsafeExportException.class,

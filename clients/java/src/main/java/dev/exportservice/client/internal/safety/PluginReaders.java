@@ -1,55 +1,187 @@
 package dev.exportservice.client.internal.safety;
 
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The public plugins' own ways of cutting a passenger string, as docs/export-safety.md ("Readers
- * this check holds for") describes them: each returns the entities (SNBT compounds, as the game
- * would summon them) that the plugin would hand to the game. The check runs them and refuses an
- * export they read otherwise than the game does.
+ * The public plugins' own readers of an export, as docs/export-safety.md ("Readers this check
+ * holds for") tables them, written again as code that the check runs (src/export-safety/readers/,
+ * rule for rule): an export is refused ({@code reader}, naming the reader) unless each of them
+ * reads exactly the entities and commands the game reads.
  */
 final class PluginReaders {
   /** An entity a reader hands to the game: the type it summons, the compound it gives. */
   record ReaderEntity(String type, String compound) {}
 
-  private static final Pattern SUPER_BLOCKS_SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
-  private static final Pattern SUPER_BLOCKS_TYPE = Pattern.compile("^\\{id:\"minecraft:([^\"]+)\"");
+  /** A compound as the grammar reads it: where it stands in its string, and its display type. */
+  record GrammarCompound(int start, int end, String type) {}
+
+  private static final List<String> NAMES = VocabularyFile.strings("readers");
+  /** The readers' names, as a {@code reader} refusal's {@code found} gives them. */
+  static final String SUPER_BLOCKS_DISPLAYS = NAMES.get(0);
+
+  static final String SANSCRAFT_BDE = NAMES.get(1);
+  static final String DISPLAY_ENTITY_UTILS = NAMES.get(2);
+
+  /** Where SuperBlocksDisplays cuts a passenger string. */
+  private static final Pattern SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
+  /** Where it reads a piece's type. */
+  private static final Pattern TYPE = Pattern.compile("\\{id:\"minecraft:([^\"]+)\"");
+  /** The type it summons a piece as when the piece does not name one. */
+  private static final String DEFAULT_TYPE = "item_display";
+
+  private static final String NESTED = "Passengers:[";
+  private static final String NESTED_LOWER = "passengers:[";
+  private static final Pattern TYPE_NAMED = Pattern.compile("id:\"(?:minecraft:)?([^\"]*)\"");
+
+  /** What DisplayEntityUtils replaces by its own position before it dispatches a command. */
+  private static final String POSITIONED = "summon block_display ~-0.5 ~-0.5 ~-0.5";
 
   private PluginReaders() {}
 
   /**
-   * Scrulius/SuperBlocksDisplays: splits each passenger string at
-   * {@code (?<=\}),(?=\{id:"minecraft:)} (blind to quotes), takes the type from
-   * {@code ^\{id:"minecraft:([^"]+)"} (else {@code item_display}) and summons that type with the
-   * piece.
+   * Throws the {@code reader} refusal unless every reader reads the passenger string {@code text}
+   * as the grammar does: {@code compounds} its top-level compounds, {@code types} the display
+   * type of every entity it holds (nested ones included).
+   */
+  static void checkPassengerReaders(String text, List<GrammarCompound> compounds, List<String> types) {
+    if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(SUPER_BLOCKS_DISPLAYS);
+    if (!readsAsSansCraft(text, compounds, types)) refuse(SANSCRAFT_BDE);
+    // It summons the passengers inside its own `summon block_display ...`, replacing that text.
+    if (!readsAsDisplayEntityUtils(text)) refuse(DISPLAY_ENTITY_UTILS);
+  }
+
+  private static void refuse(String reader) {
+    throw new UnsafeContent(UnsafeContent.Reason.READER, reader, "readerRun");
+  }
+
+  /**
+   * Scrulius/SuperBlocksDisplays: the entities it summons from a passenger string. It splits at
+   * {@code (?<=\}),(?=\{id:"minecraft:)} (blind to quotes), takes each piece's type from
+   * {@code ^\{id:"minecraft:([^"]+)"} (else {@code item_display}) and summons that type.
    */
   static List<ReaderEntity> superBlocksDisplays(String passengers) {
     List<ReaderEntity> found = new ArrayList<>();
-    // JavaScript's split keeps trailing empty pieces; Java's drops them unless the limit is negative.
-    for (String piece : SUPER_BLOCKS_SPLIT.split(passengers, -1)) {
-      Matcher type = SUPER_BLOCKS_TYPE.matcher(piece);
-      found.add(new ReaderEntity(type.find() ? type.group(1) : "item_display", piece));
+    // JavaScript's split keeps trailing empty pieces; Java's only with a negative limit.
+    for (String piece : SPLIT.split(passengers, -1)) {
+      Matcher type = TYPE.matcher(piece);
+      found.add(new ReaderEntity(type.lookingAt() ? type.group(1) : DEFAULT_TYPE, piece));
     }
     return found;
   }
 
   /**
-   * SansCraft-Network/sanscraft-bde: splits at the commas outside quotes and brackets, then
-   * flattens each piece's passengers: the first {@code Passengers:[} (else {@code passengers:[})
-   * by text, blind to quotes, its list to the matching {@code ]} and its compounds by counting
-   * braces, both blind to quotes; each part is one entity.
+   * Whether SuperBlocksDisplays reads {@code text} as the grammar does, whose top-level compounds
+   * are {@code compounds}: it cuts exactly between them, and each piece begins by naming the type
+   * the grammar reads. Reads the cuts in place, without making the pieces.
+   */
+  static boolean readsAsSuperBlocksDisplays(String text, List<GrammarCompound> compounds) {
+    // No compound: it summons one item display of what is not a compound, which the game refuses.
+    if (compounds.isEmpty()) return !SPLIT.matcher(text).find();
+    if (compounds.get(0).start() != 0 || compounds.get(compounds.size() - 1).end() != text.length()) return false;
+    Matcher cuts = SPLIT.matcher(text);
+    int index = 0;
+    while (cuts.find()) {
+      if (index + 1 >= compounds.size()) return false;
+      GrammarCompound previous = compounds.get(index);
+      GrammarCompound next = compounds.get(index + 1);
+      if (previous.end() != cuts.start() || next.start() != cuts.start() + 1) return false;
+      index++;
+    }
+    if (index != compounds.size() - 1) return false;
+    // The grammar read a quoted id there, so the name ends within the compound.
+    Matcher typeAt = TYPE.matcher(text);
+    for (GrammarCompound compound : compounds) {
+      typeAt.region(compound.start(), text.length());
+      if (!typeAt.lookingAt() || !typeAt.group(1).equals(compound.type())) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether sanscraft-bde reads {@code text} as the grammar does: without a nested list its
+   * pieces are the grammar's compounds, as written; with one, its flattened entities are as many
+   * as the grammar's, each a passenger the check accepts on its own, of the same display types.
+   */
+  static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types) {
+    if (!mayNest(text)) {
+      List<String> pieces = splitObjects(text);
+      if (pieces.size() != compounds.size()) return false;
+      for (int index = 0; index < pieces.size(); index++) {
+        String piece = pieces.get(index);
+        GrammarCompound compound = compounds.get(index);
+        if (piece.length() != compound.end() - compound.start() || !text.startsWith(piece, compound.start())) return false;
+      }
+      return true;
+    }
+    List<ReaderEntity> entities = sansCraft(text);
+    if (entities.size() != types.size()) return false;
+    List<String> read = new ArrayList<>();
+    Set<String> scratchTags = new HashSet<>();
+    try {
+      for (ReaderEntity entity : entities) {
+        int[] count = {0};
+        CheckedSnbt.forEachCompound(
+            entity.compound(),
+            (compound, start, end) -> {
+              if (start >= 0) count[0]++;
+              read.add(Vocabulary.checkPassenger(compound, scratchTags));
+            });
+        if (count[0] != 1) return false;
+      }
+    } catch (UnsafeContent refused) {
+      return false;
+    }
+    if (read.size() != types.size()) return false;
+    List<String> sortedRead = new ArrayList<>(read);
+    List<String> sortedTypes = new ArrayList<>(types);
+    Collections.sort(sortedRead);
+    Collections.sort(sortedTypes);
+    return sortedRead.equals(sortedTypes);
+  }
+
+  /**
+   * Whether DisplayEntityUtils dispatches {@code command} as the check read it: it changes
+   * nothing (the vocabulary's commands never summon a block display, so the text can only stand
+   * inside one of their strings, which the replacement would change).
+   */
+  static boolean readsAsDisplayEntityUtils(String command) {
+    return !command.contains(POSITIONED);
+  }
+
+  /** Whether {@code text} holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
+  static boolean mayNest(String text) {
+    return text.contains(NESTED) || text.contains(NESTED_LOWER);
+  }
+
+  /**
+   * SansCraft-Network/sanscraft-bde: the entities it summons from a passenger string, parents
+   * first. It splits at the commas outside quotes and brackets, then flattens each piece's
+   * passengers: the first {@code Passengers:[} (else {@code passengers:[}) by text, blind to
+   * quotes, its list to the matching {@code ]} and its compounds by counting braces, both blind
+   * to quotes; each part is one entity, of the type its compound names.
    */
   static List<ReaderEntity> sansCraft(String passengers) {
     List<String> flat = new ArrayList<>();
     for (String piece : splitObjects(passengers)) collectAllPassengers(piece, flat);
     List<ReaderEntity> found = new ArrayList<>();
-    for (String compound : flat) found.add(new ReaderEntity("block_display", compound));
+    for (String compound : flat) found.add(new ReaderEntity(typeNamed(compound), compound));
     return found;
   }
 
+  /** The type a compound's text names (its first {@code id:"..."}, namespace dropped). */
+  private static String typeNamed(String compound) {
+    Matcher named = TYPE_NAMED.matcher(compound);
+    return named.find() ? named.group(1) : "unknown";
+  }
+
+  /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
   private static List<String> splitObjects(String snbt) {
     List<String> list = new ArrayList<>();
     String text = jsTrim(snbt);
@@ -87,10 +219,10 @@ final class PluginReaders {
 
   /** {@code [where the member starts, start of the list's content, index of its closing ]]}, or null. */
   private static int[] passengersList(String snbt) {
-    int at = snbt.indexOf("Passengers:[");
-    if (at < 0) at = snbt.indexOf("passengers:[");
+    int at = snbt.indexOf(NESTED);
+    if (at < 0) at = snbt.indexOf(NESTED_LOWER);
     if (at < 0) return null;
-    int start = at + "Passengers:[".length();
+    int start = at + NESTED.length();
     int depth = 1;
     for (int i = start; i < snbt.length(); i++) {
       char c = snbt.charAt(i);
@@ -139,6 +271,8 @@ final class PluginReaders {
     return prefix + suffix;
   }
 
+  // Each level searches its own piece again: bounded by the grammar's depth limit, since the
+  // check runs this only on strings the grammar read.
   private static void collectAllPassengers(String snbt, List<String> flat) {
     flat.add(removePassengersTag(snbt));
     for (String child : parsePassengers(snbt)) collectAllPassengers(child, flat);

@@ -3,7 +3,7 @@ package dev.exportservice.client.internal.safety;
 import dev.exportservice.client.internal.json.JsonArray;
 import dev.exportservice.client.internal.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import dev.exportservice.client.internal.snbt.Snbt;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -62,11 +62,13 @@ public final class SafetyCheck {
    *
    * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
    * @param modelTag what every selector's tag begins with: the placeholder in the published form,
-   *     the tag it was fetched with in a fetched one (never empty)
+   *     the tag it was fetched with in a fetched one (never empty); null to read it from the
+   *     parts' tags: the placeholder when a part's tag begins with it, else any tag the model's
+   *     own parts carry
    * @return the refusal, or null when the document is inside the vocabulary
    */
   public static Refusal find(Object document, String modelTag) {
-    if (modelTag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
+    if (modelTag != null && modelTag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
     if (!(document instanceof Map)) return null;
     Map<?, ?> root = (Map<?, ?>) document;
     Refusal names = names(root, "", Vocabulary.ROOT_NAMES, true);
@@ -126,10 +128,19 @@ public final class SafetyCheck {
   private void passengers(String text, long spelled) {
     passengerBytes += spelled;
     if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
-      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), true);
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), "lengthPassengers");
     }
     Commands.checkOneLine(text);
-    Snbt.forEachPassenger(text, Readers::check, compound -> Vocabulary.checkPassenger(compound, ownTags));
+    List<PluginReaders.GrammarCompound> compounds = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    CheckedSnbt.forEachCompound(
+        text,
+        (compound, start, end) -> {
+          String type = Vocabulary.checkPassenger(compound, ownTags);
+          types.add(type);
+          if (start >= 0) compounds.add(new PluginReaders.GrammarCompound(start, end, type));
+        });
+    PluginReaders.checkPassengerReaders(text, compounds, types);
   }
 
   /** Checks each passenger string of the list {@code fields.name} (absent: nothing to check). */
@@ -230,19 +241,7 @@ public final class SafetyCheck {
       check.run();
       return null;
     } catch (UnsafeContent unsafe) {
-      if (unsafe.ofPassengers) {
-        return refusal(path, unsafe.reason, unsafe.found, "lengthPassengers");
-      }
-      return refusal(path, unsafe.reason, unsafe.found);
-    } catch (Snbt.Unreadable unreadable) {
-      switch (unreadable.kind) {
-        case DEPTH:
-          return refusal(path, UnsafeContent.Reason.DEPTH, unreadable.found);
-        case PASSENGERS:
-          return refusal(path, UnsafeContent.Reason.KEY, unreadable.found);
-        default:
-          return refusal(path, UnsafeContent.Reason.SYNTAX, unreadable.found);
-      }
+      return refusal(path, unsafe.reason, unsafe.found, unsafe.message);
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.exportservice.client.internal.safety;
 
-import dev.exportservice.client.internal.snbt.Snbt;
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +26,9 @@ import java.util.regex.Pattern;
 final class Vocabulary {
   /** The game's own limit on a command's length, in UTF-16 code units (a command block's). */
   static final int MAX_COMMAND_CHARS = limit("maxCommandChars");
+
+  /** Deepest nesting of compounds and lists accepted. */
+  static final int MAX_SNBT_DEPTH = limit("maxSnbtDepth");
 
   /** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
   static final int MAX_NAME_CHARS = limit("maxNameChars");
@@ -87,15 +89,6 @@ final class Vocabulary {
   /** Values of the selector argument {@code sort}. */
   static final List<String> SELECTOR_SORTS = VocabularyFile.strings("selectorSorts");
 
-  /** Entity keys whose value is JSON text: a text display's {@code text}, any part's {@code CustomName}. */
-  static final List<String> TEXT_KEYS = keysOfType("text");
-
-  /**
-   * Members of an item (at any depth inside {@code item}) whose value is JSON text or a list of
-   * it: the item components typed as text, with and without their namespace.
-   */
-  static final List<String> ITEM_TEXT_KEYS = itemTextKeys();
-
   /** JSON text components that read the world when the game resolves them. */
   static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
 
@@ -116,9 +109,7 @@ final class Vocabulary {
   static final Pattern LIMIT = pattern("limit");
 
   private static final Set<String> PASSENGER_KEY_SET = Set.copyOf(PASSENGER_KEYS);
-  private static final Set<String> TEXT_KEY_SET = Set.copyOf(TEXT_KEYS);
   private static final String TAGS = "Tags";
-  private static final String ITEM = "item";
 
   private Vocabulary() {}
 
@@ -129,24 +120,6 @@ final class Vocabulary {
   /** A pattern of the file's {@code patterns}: JavaScript syntax that reads the same in Java. */
   private static Pattern pattern(String name) {
     return Pattern.compile(VocabularyFile.string("patterns", name));
-  }
-
-  private static List<String> keysOfType(String type) {
-    List<String> keys = new ArrayList<>();
-    for (Map.Entry<?, ?> key : VocabularyFile.object("keyTypes").entrySet()) {
-      if (type.equals(key.getValue())) keys.add((String) key.getKey());
-    }
-    return List.copyOf(keys);
-  }
-
-  /** {@code custom_name}, {@code item_name}, {@code lore}: the components of text, as the TypeScript check names them. */
-  private static List<String> itemTextKeys() {
-    List<String> keys = new ArrayList<>();
-    for (String name : List.of("custom_name", "item_name", "lore")) {
-      keys.add(name);
-      keys.add(DEFAULT_NAMESPACE + name);
-    }
-    return List.copyOf(keys);
   }
 
   private static Map<String, List<String>> partKeys() {
@@ -206,58 +179,54 @@ final class Vocabulary {
 
   /**
    * Checks a passenger compound once it closed (its own passengers were checked as they closed,
-   * {@link Snbt#forEachPassenger}): a display entity with its type's keys. Adds its tags to
-   * {@code ownTags}.
+   * {@link CheckedSnbt}): a display entity with its type's keys; each value was checked against
+   * its key's type as it was read. Adds its tags to {@code ownTags}; returns its type.
    */
-  static void checkPassenger(Snbt.Compound compound, Set<String> ownTags) {
+  static String checkPassenger(SnbtValue.Compound compound, Set<String> ownTags) {
     String type = displayTypeOf(compound);
-    for (int i = 0; i < compound.size(); i++) {
-      String name = compound.name(i);
-      Object value = compound.value(i);
+    for (Map.Entry<String, SnbtValue> member : compound.members()) {
+      String name = member.getKey();
+      SnbtValue value = member.getValue();
       if (name.equals("Passengers")) {
-        if (!(value instanceof List)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-        for (Object passenger : (List<?>) value) {
-          if (!(passenger instanceof Snbt.Compound)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-          checkPassenger((Snbt.Compound) passenger, ownTags);
+        if (!(value instanceof SnbtValue.ListOf list)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
+        for (SnbtValue passenger : list.items()) {
+          if (!(passenger instanceof SnbtValue.Compound nested)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
+          checkPassenger(nested, ownTags);
         }
       } else if (!PASSENGER_KEY_SET.contains(name)) {
         checkKey(type, name, value, ownTags);
       }
     }
+    return type;
   }
 
   /**
    * Checks the data a command sets on a part of type {@code type} (a {@code data merge} or a
    * summon's compound): its type's keys only. Adds its tags to {@code ownTags} when given.
    */
-  static void checkPartData(String type, Snbt.Compound compound, Set<String> ownTags) {
-    for (int i = 0; i < compound.size(); i++) {
-      checkKey(type, compound.name(i), compound.value(i), ownTags);
+  static void checkPartData(String type, SnbtValue.Compound compound, Set<String> ownTags) {
+    for (Map.Entry<String, SnbtValue> member : compound.members()) {
+      checkKey(type, member.getKey(), member.getValue(), ownTags);
     }
   }
 
-  private static void checkKey(String type, String name, Object value, Set<String> ownTags) {
+  private static void checkKey(String type, String name, SnbtValue value, Set<String> ownTags) {
     if (!PART_KEY_SETS.get(type).contains(name)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-    if (TEXT_KEY_SET.contains(name)) {
-      JsonText.check(value);
-    } else if (name.equals(ITEM)) {
-      JsonText.checkItem(value);
-    } else if (name.equals(TAGS) && ownTags != null && value instanceof List) {
-      for (Object tag : (List<?>) value) {
-        if (!(tag instanceof String)) continue;
-        ownTags.add((String) tag);
+    if (name.equals(TAGS) && ownTags != null && value instanceof SnbtValue.ListOf list) {
+      for (SnbtValue tag : list.items()) {
+        if (!(tag instanceof SnbtValue.Text text)) continue;
+        ownTags.add(text.value());
         if (ownTags.size() > MAX_OWN_TAGS) throw new UnsafeContent(UnsafeContent.Reason.COUNT, "tags");
       }
     }
   }
 
   /** The display type of a passenger: every {@code id} it writes must name a display entity. */
-  private static String displayTypeOf(Snbt.Compound compound) {
+  private static String displayTypeOf(SnbtValue.Compound compound) {
     String type = null;
-    for (int i = 0; i < compound.size(); i++) {
-      if (!compound.name(i).equals("id")) continue;
-      Object value = compound.value(i);
-      String id = value instanceof String ? (String) value : "(not a name)";
+    for (Map.Entry<String, SnbtValue> member : compound.members()) {
+      if (!member.getKey().equals("id")) continue;
+      String id = member.getValue() instanceof SnbtValue.Text text ? text.value() : "(not a name)";
       String named = partTypeOf(id);
       if (named == null || named.equals(HITBOX_TYPE)) throw new UnsafeContent(UnsafeContent.Reason.ENTITY, id);
       // The game keeps the last of repeated keys; every one of them was checked.

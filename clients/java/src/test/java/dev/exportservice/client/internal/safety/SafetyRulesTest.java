@@ -31,11 +31,14 @@ class SafetyRulesTest {
     assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:'{\"b\":{\"score\":1},\"0\":{\"nbt\":1}}'}")));
     assertEquals(List.of("text", at, "selector"), verdict(frame("{CustomName:'[{\"nbt\":1},[{\"selector\":1}]]'}")));
     // A repeated key keeps its first place and its last value: the nbt component is gone.
-    assertNull(frame("{CustomName:'{\"a\":{\"nbt\":1},\"a\":2}'}"));
+    assertNull(frame("{CustomName:'{\"text\":\"x\",\"extra\":[{\"nbt\":1}],\"extra\":[]}'}"));
     // An SNBT compound is text too (the service's fast path must not wave it through).
     assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:{a:{nbt:1},a:2}}")));
     assertEquals(List.of("text", at, "not JSON"), verdict(frame("{CustomName:'{\"a\":}'}")));
-    assertNull(frame("{CustomName:'" + "[".repeat(64) + "1" + "]".repeat(64) + "'}"));
+    assertNull(frame("{CustomName:'" + "[".repeat(64) + "\"1\"" + "]".repeat(64) + "'}"));
+    // Text outside the text grammar (a member it does not have, a number where text goes).
+    assertEquals(List.of("type", at, "CustomName"), verdict(frame("{CustomName:'{\"a\":2}'}")));
+    assertEquals(List.of("type", at, "CustomName"), verdict(frame("{CustomName:'[1]'}")));
     assertEquals(List.of("depth", at, "["), verdict(frame("{CustomName:'" + "[".repeat(5000) + "1" + "]".repeat(5000) + "'}")));
     assertEquals(List.of("depth", at, "{"), verdict(frame("{CustomName:'" + "{\"a\":".repeat(65) + "1" + "}".repeat(65) + "'}")));
   }
