@@ -10,7 +10,10 @@ import java.util.Objects;
  * An export is a display model (display entities, the commands that move them, the sounds they
  * play); anything else a server would run is refused. The service checks every export when it is
  * published; this is the same check, rule for rule and path for path, for a client that talks to
- * a misconfigured or older service, or reads a saved copy.
+ * a misconfigured or older service, or reads a saved copy. Every value must be of the type the
+ * game reads at its key, and the public plugins' own readers must read the export exactly as the
+ * game does. Its words, types, limits and messages come from the service's vocabulary file, which
+ * the jar carries.
  *
  * <p>{@link ExportClient} runs it on every fetched export unless built with
  * {@link ExportClient.Builder#allowUnsafeExports(boolean) allowUnsafeExports(true)}, and

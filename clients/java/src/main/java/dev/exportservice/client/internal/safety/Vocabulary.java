@@ -16,9 +16,8 @@ import java.util.regex.Pattern;
  * {@code Passengers}) and its hitboxes (interactions). Entity keys follow the game's
  * documentation of display entities and interactions for Minecraft Java Edition 1.21.4, the
  * version the editor exports for, as the service's vocabulary does. An entity may set only its
- * type's keys; the values are not restricted (an item's own contents are rendered, never run),
- * except {@code id}, {@code Passengers} and {@code Tags}, which the check reads, and JSON text,
- * which may not read the world ({@link JsonText}).
+ * type's keys, and each value is of the type the game's codec reads at that key
+ * ({@link ValueType}, checked while the SNBT is read: {@link CheckedSnbt}).
  *
  * <p>Every table here is read from the service's one vocabulary file (src/export-safety/vocabulary.json,
  * which the jar carries: {@link VocabularyFile}); there is no Java copy of its words.

@@ -2,7 +2,6 @@ package dev.exportservice.client.internal.snbt;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -27,20 +26,8 @@ public final class Snbt {
   public static final class Compound {
     private final List<String> names = new ArrayList<>();
     private final List<Object> values = new ArrayList<>();
-    private final BitSet quoted = new BitSet();
 
     Compound() {}
-
-    /**
-     * Whether member {@code index}'s value was a quoted string (a string the game never reads as
-     * a number or a boolean), not an unquoted word.
-     *
-     * @param index in document order
-     * @return whether its value was quoted
-     */
-    public boolean quoted(int index) {
-      return quoted.get(index);
-    }
 
     /** {@return how many members, repeated names counted} */
     public int size() {
@@ -80,32 +67,12 @@ public final class Snbt {
     }
   }
 
-  /** A list: its items, and which of them were quoted strings (not unquoted words). */
-  public static final class ListValue extends ArrayList<Object> {
-    private static final long serialVersionUID = 1L;
+  /** {@code [B;...]}, {@code [I;...]}, {@code [L;...]}: numbers only, nothing the checks read. */
+  public static final class TypedArray {
+    static final TypedArray INSTANCE = new TypedArray();
 
-    private final transient BitSet quoted = new BitSet();
-
-    ListValue() {}
-
-    /**
-     * Whether item {@code index} was a quoted string, not an unquoted word.
-     *
-     * @param index the item
-     * @return whether it was quoted
-     */
-    public boolean quoted(int index) {
-      return quoted.get(index);
-    }
+    private TypedArray() {}
   }
-
-  /**
-   * {@code [B;...]}, {@code [I;...]}, {@code [L;...]}: its prefix and its unquoted words.
-   *
-   * @param prefix {@code B}, {@code I} or {@code L}
-   * @param items the words, as written
-   */
-  public record TypedArray(char prefix, List<String> items) {}
 
   /** Why a text is not SNBT as exports write it. */
   public static final class Unreadable extends RuntimeException {
@@ -380,7 +347,6 @@ public final class Snbt {
         expect(':');
         spaces();
         compound.names.add(name);
-        if (!atEnd() && (at(position) == '"' || at(position) == '\'')) compound.quoted.set(compound.names.size() - 1);
         boolean keepsHook = hooked && (name.equals(TAGS) || name.equals("id"));
         if (hooked && onPassenger != null && name.equals(PASSENGERS)) {
           compound.values.add(passengers(depth + 1));
@@ -429,18 +395,16 @@ public final class Snbt {
     enter(depth);
     expect('[');
     if (at(position + 1) == ';' && position + 1 < text.length() && "BIL".indexOf(at(position)) >= 0) {
-      char prefix = at(position);
       position += 2;
-      List<String> words = new ArrayList<>();
-      for (Object word : items(depth, true, false, false)) words.add((String) word);
-      return new TypedArray(prefix, List.copyOf(words));
+      items(depth, true, false, false);
+      return TypedArray.INSTANCE;
     }
     return items(depth, false, hooked, tagList);
   }
 
   /** Items up to and including the closing ']'; a list has no empty elements. */
-  private ListValue items(int depth, boolean wordsOnly, boolean hooked, boolean tagList) {
-    ListValue items = new ListValue();
+  private List<Object> items(int depth, boolean wordsOnly, boolean hooked, boolean tagList) {
+    List<Object> items = new ArrayList<>();
     spaces();
     if (!atEnd() && text.charAt(position) == ']') {
       position++;
@@ -450,10 +414,10 @@ public final class Snbt {
       spaces();
       int start = position;
       Object item = wordsOnly ? word() : value(depth + 1, hooked);
-      char first = text.charAt(start);
-      boolean quotedItem = first == '"' || first == '\'';
-      if (tagList && item instanceof String) tags.add(new TagSite(quotedItem ? start + 1 : start, (String) item));
-      if (quotedItem && item instanceof String) items.quoted.set(items.size());
+      if (tagList && item instanceof String) {
+        char first = text.charAt(start);
+        tags.add(new TagSite(first == '"' || first == '\'' ? start + 1 : start, (String) item));
+      }
       items.add(item);
       spaces();
       if (!atEnd() && text.charAt(position) == ']') {
