@@ -67,13 +67,14 @@ interface CheckedObject {
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
  * display-model vocabulary, or null when all of it is inside. `modelTag`: what every selector's
- * tag begins with (the placeholder in the published form; the caller's tag in a fetched one). A
+ * tag begins with (the placeholder in the published form; the caller's tag in a fetched one;
+ * null: read from the parts' tags, `CommandCheck`). A
  * document that is not of the form `{"content": {...}}` holds nothing a plugin runs: null, once
  * its root names are checked.
  */
 export function findUnsafeExport(
   document: Uint8Array,
-  modelTag: string = PLACEHOLDER,
+  modelTag: string | null = PLACEHOLDER,
 ): UnsafeExport | null {
   return new ExportCheck(new JsonBytes(document), modelTag).run()
 }
@@ -109,7 +110,7 @@ class ExportCheck {
   /** Bytes of the passenger strings read so far, as written. */
   private passengerBytes = 0
 
-  constructor(json: JsonBytes, modelTag: string) {
+  constructor(json: JsonBytes, modelTag: string | null) {
     this.json = json
     this.command = new CommandCheck(this.ownTags, modelTag)
   }

@@ -16,6 +16,7 @@ import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
   PATTERNS,
+  PLACEHOLDER,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
   SOUND_SOURCES,
@@ -54,15 +55,16 @@ export function checkOneLine(text: string): void {
 /**
  * The commands of one export. `ownTags` are the tags the model's parts carry, and a hitbox's
  * summon adds its own; `modelTag` what a selector's tag must begin with (the placeholder, or the
- * tag a fetched export was asked with). A selector's verdict is kept, since every frame targets
+ * tag a fetched export was asked with), or null to read it from the parts' tags once every frame
+ * may target them (`INFERRED_MODEL_TAG`). A selector's verdict is kept, since every frame targets
  * the same parts.
  */
 export class CommandCheck {
   private readonly ownTags: Set<string>
-  private readonly modelTag: string
+  private modelTag: string | null
   private readonly selectorTypes = new Map<string, PartType>()
 
-  constructor(ownTags: Set<string>, modelTag: string) {
+  constructor(ownTags: Set<string>, modelTag: string | null) {
     this.ownTags = ownTags
     this.modelTag = modelTag
   }
@@ -117,13 +119,28 @@ export class CommandCheck {
     const known = this.selectorTypes.get(selector)
     if (known !== undefined) return known
     try {
-      const type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      const type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)
       return type
     } catch (error) {
       if (error instanceof UnsafeContent) return null
       throw error
     }
+  }
+
+  /**
+   * What a selector's tag must begin with. Not given: the placeholder when a part's tag begins
+   * with it (the published form), else nothing (a fetched form: every tag a selector names must
+   * still be one the model's own parts carry). Read at the first selector, when the parts' and
+   * hitboxes' tags are all collected.
+   */
+  private tagOfModel(): string {
+    if (this.modelTag === null) {
+      let published = false
+      for (const tag of this.ownTags) if (tag.startsWith(PLACEHOLDER)) published = true
+      this.modelTag = published ? PLACEHOLDER : ''
+    }
+    return this.modelTag
   }
 
   private keep(selector: string, type: PartType): void {
@@ -139,7 +156,7 @@ export class CommandCheck {
     const selector = words.next()
     let type = this.selectorTypes.get(selector)
     if (type === undefined) {
-      type = checkOwnPartSelector(selector, this.ownTags, this.modelTag)
+      type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)
     }
     checkPartData(type, words.compoundToEnd(), null)

@@ -7,7 +7,6 @@
  */
 import { findUnsafeExport } from './check.js'
 import type { UnsafeExport } from './refusal.js'
-import { PLACEHOLDER } from './vocabulary.js'
 
 export { findUnsafeExport } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
@@ -19,14 +18,16 @@ export type ExportSafety = { safe: true } | ({ safe: false } & UnsafeExport)
 export interface ExportSafetyOptions {
   /**
    * The tag the export was fetched with (`GET /server-api?...&tag=bde`): every selector's tag
-   * must begin with it. Absent: the published form, whose tags begin with `[MODELSERVERTAG]`.
+   * must begin with it. Absent: read from the export itself: the published form when a part's
+   * tag begins with `[MODELSERVERTAG]`, else a fetched form of any tag, whose selectors must name
+   * tags its own parts carry (docs/export-safety.md, "Published and fetched").
    */
   tag?: string
 }
 
 /**
  * Checks an export against the display-model vocabulary, as published (with placeholders) or as
- * fetched (tags substituted; give `{ tag }`, the tag it was fetched with): its JSON text or UTF-8
+ * fetched (tags substituted, with any tag; give `{ tag }` when you know it): its JSON text or UTF-8
  * bytes, or an object already parsed. Throws `SyntaxError` when text or bytes are not JSON, as
  * `JSON.parse` does (bytes that start with a byte-order mark are not: U+FEFF is no JSON
  * whitespace), and `RangeError` on an empty `tag`. Given text or bytes, it reads names and
@@ -36,7 +37,7 @@ export function checkExportSafety(
   json: string | Uint8Array | ArrayBuffer | object,
   options: ExportSafetyOptions = {},
 ): ExportSafety {
-  const tag = options.tag ?? PLACEHOLDER
+  const tag = options.tag ?? null
   if (tag === '') throw new RangeError('The tag an export was fetched with is never empty.')
   const bytes = toValidatedBytes(json)
   const unsafe = findUnsafeExport(bytes, tag)

@@ -27,7 +27,7 @@ export function syntheticExport(bytes: number, every = 1): string {
     // A command without a placeholder is a sound: every selector's tag begins with it.
     const command =
       i % every === 0
-        ? `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${i % 500},limit=1] {transformation:[0.5f,0f,0f,${i}f],interpolation_duration:0}`
+        ? `data merge entity @e[type=item_display,tag=${PLACEHOLDER}_${i % 500},limit=1] {transformation:{translation:[0.5f,0f,${i}f]},interpolation_duration:0}`
         : `playsound block.note_block.harp block @a ~ ~ ~ 1 ${i % 2}.${i % 500}0`
     commands.push(JSON.stringify(command))
     size += command.length + 3
