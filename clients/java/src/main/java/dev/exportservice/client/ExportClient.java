@@ -139,9 +139,10 @@ public final class ExportClient {
   }
 
   /**
-   * A new tag that no other copy carries: {@code copy} and 16 random hex digits (20 characters,
-   * kept by the service as they are). What {@link #fetch(String, String)} asks for when given no
-   * tag; for {@link Model#withTag(String)}, a second copy of a model without another request.
+   * A new tag that no other copy carries: {@code copy_} and 24 random hex digits (29 characters,
+   * kept by the service as they are; the TypeScript client's form). What
+   * {@link #fetch(String, String)} asks for when given no tag; for {@link Model#withTag(String)},
+   * a second copy of a model without another request.
    *
    * @return a tag unique to one copy of a model
    */

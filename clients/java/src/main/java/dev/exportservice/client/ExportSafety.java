@@ -42,7 +42,7 @@ public final class ExportSafety {
    * @throws ExportServiceException when the text is not JSON
    */
   public static void check(String json) {
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), null, 0, null);
+    check(Documents.parse(asBytesRead(Objects.requireNonNull(json, "json")), 0), null, 0, null);
   }
 
   /**
@@ -60,7 +60,33 @@ public final class ExportSafety {
   public static void check(String json, String tag) {
     Objects.requireNonNull(tag, "tag");
     if (tag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
-    check(Documents.parse(Objects.requireNonNull(json, "json"), 0), tag, 0, null);
+    check(Documents.parse(asBytesRead(Objects.requireNonNull(json, "json")), 0), tag, 0, null);
+  }
+
+  /**
+   * {@code json} as its UTF-8 bytes read back: a lone surrogate (which no UTF-8 text holds) reads
+   * as U+FFFD, as the service and the TypeScript check read a text, so that every text gets the
+   * verdict its bytes would.
+   */
+  private static String asBytesRead(String json) {
+    StringBuilder out = null;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      boolean pair =
+          Character.isHighSurrogate(c) && i + 1 < json.length() && Character.isLowSurrogate(json.charAt(i + 1));
+      if (pair) {
+        if (out != null) out.append(c).append(json.charAt(i + 1));
+        i++;
+        continue;
+      }
+      if (Character.isSurrogate(c)) {
+        if (out == null) out = new StringBuilder(json.length()).append(json, 0, i);
+        out.append('\ufffd');
+      } else if (out != null) {
+        out.append(c);
+      }
+    }
+    return out == null ? json : out.toString();
   }
 
   /**

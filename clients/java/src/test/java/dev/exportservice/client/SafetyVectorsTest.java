@@ -65,11 +65,16 @@ class SafetyVectorsTest {
       if (file.equals(FETCHED_FORM)) {
         assertDoesNotThrow(() -> ExportSafety.check(published), file);
       } else {
-        UnsafeExportException oneArgument = assertThrows(UnsafeExportException.class, () -> ExportSafety.check(published), file);
-        assertEquals(List.of(error.reason(), error.path(), error.found(), error.getMessage()),
-            List.of(oneArgument.reason(), oneArgument.path(), oneArgument.found(), oneArgument.getMessage()), file);
+        UnsafeExportException oneArgument =
+            assertThrows(UnsafeExportException.class, () -> ExportSafety.check(published), file);
+        assertEquals(
+            List.of(error.reason(), error.path(), error.found(), error.getMessage()),
+            List.of(oneArgument.reason(), oneArgument.path(), oneArgument.found(), oneArgument.getMessage()),
+            file);
       }
-      if (!placeholder) continue;
+      // The verdict never depends on the placeholder's spelling, but for an export without one,
+      // and for the placeholder where the editor never writes it, which a fetched form no longer holds.
+      if (!placeholder || error.reason().equals("placeholder")) continue;
       UnsafeExportException asFetched =
           assertThrows(UnsafeExportException.class, () -> ExportSafety.check(fetched, "bde"), file);
       assertEquals(entry.get("path"), asFetched.path(), file + " as fetched");

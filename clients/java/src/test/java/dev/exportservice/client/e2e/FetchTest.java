@@ -98,7 +98,7 @@ class FetchTest {
       Export second = client.fetch(id, null).get(30, TimeUnit.SECONDS);
       List<String> sent = new ArrayList<>();
       for (RecordingProxy.Exchange exchange : proxy.exchanges()) {
-        assertTrue(exchange.query().matches("id=" + id + "&tag=copy[0-9a-f]{16}"), exchange.query());
+        assertTrue(exchange.query().matches("id=" + id + "&tag=copy_[0-9a-f]{24}"), exchange.query());
         sent.add(exchange.query().substring(exchange.query().indexOf("&tag=") + 5));
       }
       assertEquals(2, sent.size());
@@ -112,7 +112,7 @@ class FetchTest {
     Export named = client(service.url, LocalService.freshClientAddress()).fetch(smallId, "model").join();
     assertEquals(SMALL.replace(LocalService.PLACEHOLDER, "model"), named.body());
     String unique = ExportClient.uniqueTag();
-    assertTrue(unique.matches("copy[0-9a-f]{16}") && !unique.equals(ExportClient.uniqueTag()), unique);
+    assertTrue(unique.matches("copy_[0-9a-f]{24}") && !unique.equals(ExportClient.uniqueTag()), unique);
   }
 
   @Test
