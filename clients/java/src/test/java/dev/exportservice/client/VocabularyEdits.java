@@ -7,9 +7,13 @@ package dev.exportservice.client;
 final class VocabularyEdits {
   private VocabularyEdits() {}
 
-  /** The file with {@code key} added to the block display's keys, a sound source and a sort. */
-  static String addWords(String file, String key, String source, String sort) {
+  /**
+   * The file with {@code key} added to the block display's keys, a sound source, a sort and a
+   * billboard mode (a word of a type).
+   */
+  static String addWords(String file, String key, String source, String sort, String billboard) {
     String edited = insertAfter(file, "\"block_display\": {", "\"keys\": [", "\"" + key + "\", ");
+    edited = insertAfter(edited, "\"billboard\": {", "\"values\": [", "\"" + billboard + "\", ");
     edited = insertAfter(edited, "\"soundSources\"", "[", "\"" + source + "\", ");
     return insertAfter(edited, "\"selectorSorts\"", "[", "\"" + sort + "\", ");
   }

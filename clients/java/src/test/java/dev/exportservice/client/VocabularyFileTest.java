@@ -49,13 +49,15 @@ class VocabularyFileTest {
 
   @Test
   void aWordAddedToTheFileReachesTheJavaCheck(@TempDir Path temp) throws Exception {
-    // Three words the file does not hold today: an entity key, a sound source, a selector sort.
+    // Four words the file does not hold today: an entity key, a sound source, a selector sort and
+    // a value of a type (a billboard mode).
     List<String> exports =
         List.of(
             export(PART.replace("Tags:", "Motion:[0d,0d,0d],Tags:"), "playsound a master @a ~ ~ ~"),
             export(PART, "playsound a ui @a ~ ~ ~"),
-            export(PART, "data merge entity @e[type=block_display,tag=[MODELSERVERTAG]_0,sort=oldest] {}"));
-    List<String> refusedToday = List.of("key Motion", "syntax ui", "selector sort=oldest");
+            export(PART, "data merge entity @e[type=block_display,tag=[MODELSERVERTAG]_0,sort=oldest] {}"),
+            export(PART.replace("Tags:", "billboard:diagonal,Tags:"), "playsound a master @a ~ ~ ~"));
+    List<String> refusedToday = List.of("key Motion", "syntax ui", "selector sort=oldest", "type billboard");
     List<String> files = new ArrayList<>();
     for (int i = 0; i < exports.size(); i++) {
       Path file = temp.resolve("export-" + i + ".json");
@@ -67,12 +69,12 @@ class VocabularyFileTest {
     }
 
     String edited =
-        VocabularyEdits.addWords(Files.readString(FILE), "Motion", "ui", "oldest");
+        VocabularyEdits.addWords(Files.readString(FILE), "Motion", "ui", "oldest", "diagonal");
     Path classes = temp.resolve("classes");
     Path resource = classes.resolve(RESOURCE);
     Files.createDirectories(resource.getParent());
     Files.writeString(resource, edited);
-    assertEquals(List.of("safe", "safe", "safe"), probe(classes, files), "the edited file");
+    assertEquals(List.of("safe", "safe", "safe", "safe"), probe(classes, files), "the edited file");
     assertEquals(refusedToday, probe(temp.resolve("none"), files), "the jar's file again, in another JVM");
   }
 

@@ -31,10 +31,11 @@ final class PluginReaders {
 
   /** Where SuperBlocksDisplays cuts a passenger string. */
   private static final Pattern SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
-  /** Where it reads a piece's type. */
+  /**
+   * Where it reads a piece's type (else it summons an item display, which the game reads as the
+   * grammar does: a display entity).
+   */
   private static final Pattern TYPE = Pattern.compile("\\{id:\"minecraft:([^\"]+)\"");
-  /** The type it summons a piece as when the piece does not name one. */
-  private static final String DEFAULT_TYPE = "item_display";
 
   private static final String NESTED = "Passengers:[";
   private static final String NESTED_LOWER = "passengers:[";
@@ -59,21 +60,6 @@ final class PluginReaders {
 
   private static void refuse(String reader) {
     throw new UnsafeContent(UnsafeContent.Reason.READER, reader, "readerRun");
-  }
-
-  /**
-   * Scrulius/SuperBlocksDisplays: the entities it summons from a passenger string. It splits at
-   * {@code (?<=\}),(?=\{id:"minecraft:)} (blind to quotes), takes each piece's type from
-   * {@code ^\{id:"minecraft:([^"]+)"} (else {@code item_display}) and summons that type.
-   */
-  static List<ReaderEntity> superBlocksDisplays(String passengers) {
-    List<ReaderEntity> found = new ArrayList<>();
-    // JavaScript's split keeps trailing empty pieces; Java's only with a negative limit.
-    for (String piece : SPLIT.split(passengers, -1)) {
-      Matcher type = TYPE.matcher(piece);
-      found.add(new ReaderEntity(type.lookingAt() ? type.group(1) : DEFAULT_TYPE, piece));
-    }
-    return found;
   }
 
   /**
