@@ -128,6 +128,18 @@ class SafetyVectorsTest {
   }
 
   @Test
+  void aTextIsReadAsItsUtf8BytesWouldBe() {
+    // A lone surrogate is in no UTF-8 text: read as U+FFFD, as the service reads the bytes.
+    UnsafeExportException lone =
+        assertThrows(UnsafeExportException.class, () -> ExportSafety.check("{\"content\":{\"passengers\":[\"{\ud800:1b}\"]}}"));
+    assertEquals(List.of("syntax", "content.passengers[0]", "\ufffd"), List.of(lone.reason(), lone.path(), lone.found()));
+    // A pair is one character, kept whole.
+    UnsafeExportException pair =
+        assertThrows(UnsafeExportException.class, () -> ExportSafety.check("{\"content\":{\"passengers\":[\"{\ud83d\ude00:1b}\"]}}"));
+    assertEquals("\ud83d\ude00", pair.found());
+  }
+
+  @Test
   void aMessageNamesThePathAndWhatWasFound() {
     String json = "{\"content\":{\"datapack\":{\"anim_keyframes\":{\"open\":{\"7\":[\"op @a\"]}}}}}";
     UnsafeExportException error = assertThrows(UnsafeExportException.class, () -> ExportSafety.check(json));
