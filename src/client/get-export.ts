@@ -6,6 +6,7 @@
  * the same defaults as the Java client's.
  */
 import { isPublicationId } from '../contract/publication-id.js'
+import { copyTag } from './copy-tag.js'
 import { readBoundedText } from './body.js'
 import {
   deprecationNotice,
@@ -68,8 +69,13 @@ export type FetchLike = (url: string, init: ExportRequestInit) => Promise<Respon
 export interface GetExportOptions {
   /** Where the service is, e.g. `https://models.example.com`; a path prefix is kept. */
   baseUrl: string | URL
-  /** Replaces `[MODELSERVERTAG]` in the export; the service's default (`model`) when absent. */
-  tag?: string
+  /**
+   * Replaces `[MODELSERVERTAG]` in the export. Absent: a tag unique to this copy (`copy_` and 24
+   * hex digits, `ExportResult.tag`), so that no other model's frames reach its parts; `null`: no
+   * tag, the service's default `model`, which every caller that sends none shares
+   * (docs/api.md, "Isolation between models").
+   */
+  tag?: string | null
   /** Cancels the request and any wait between retries. */
   signal?: AbortSignal
   /** Most seconds to spend waiting on 429s in total; 0 never waits; `Infinity` has no bound. Default 60. */
@@ -103,6 +109,8 @@ export interface ExportContent {
 export interface ExportResult<C = ExportContent> {
   /** The export's content, with the tag substituted. */
   content: C
+  /** The tag it was fetched with (its parts' tags begin with it), or null when none was sent. */
+  tag: string | null
   /** Whole seconds the export has left, or null when the response did not say. */
   expiresInSeconds: number | null
   /** The rate-limit state after this request, or null when the response carried none. */
@@ -124,7 +132,8 @@ export async function getExport<C = ExportContent>(
   options: GetExportOptions,
 ): Promise<ExportResult<C>> {
   if (!isPublicationId(id)) throw new InvalidIdError(id)
-  const url = exportUrl(options.baseUrl, id, options.tag)
+  const tag = options.tag === undefined ? copyTag() : options.tag
+  const url = exportUrl(options.baseUrl, id, tag)
   const maxWaitSeconds = numberOption(
     'maxWaitSeconds',
     options.maxWaitSeconds,
@@ -162,7 +171,7 @@ export async function getExport<C = ExportContent>(
       if (deprecation !== null) tellOnce(deprecation, options.onDeprecation)
       if (response.status === 200) {
         const text = await readBoundedText(response, maxBodyBytes, request.signal, 'throw')
-        return { ...readExport<C>(response, text, waitedSeconds), deprecation }
+        return { ...readExport<C>(response, text, waitedSeconds), tag, deprecation }
       }
       error = await readHttpError(response, request.signal)
     } finally {
@@ -176,12 +185,12 @@ export async function getExport<C = ExportContent>(
 }
 
 /** `{baseUrl}/server-api?id=...&tag=...`. */
-function exportUrl(baseUrl: string | URL, id: string, tag: string | undefined): string {
+function exportUrl(baseUrl: string | URL, id: string, tag: string | null): string {
   const base = String(baseUrl)
   // Relative to the base, so that a base URL with a path of its own keeps it.
   const url = new URL(SERVER_API_PATH.slice(1), base.endsWith('/') ? base : base + '/')
   url.searchParams.set('id', id)
-  if (tag !== undefined) url.searchParams.set('tag', tag)
+  if (tag !== null) url.searchParams.set('tag', tag)
   return url.href
 }
 
@@ -204,7 +213,7 @@ function readExport<C>(
   response: Response,
   text: string,
   waitedSeconds: number,
-): Omit<ExportResult<C>, 'deprecation'> {
+): Omit<ExportResult<C>, 'deprecation' | 'tag'> {
   let document: unknown
   try {
     document = JSON.parse(text)

@@ -24,7 +24,7 @@ export interface NumberType {
   suffixes: ReadonlySet<string>
   min: number | null
   max: number | null
-  /** The whole word, sticky-free: sign, digits, fraction when not `integer`, then the suffix. */
+  /** The whole word: sign, digits, fraction (and exponent) when not `integer`, then the suffix. */
   pattern: RegExp
 }
 
@@ -179,11 +179,12 @@ export function pick(type: ValueType, shape: Shape): ValueType | null {
 
 /** Whether the word `word` is a number of `type`, range included. */
 export function isNumberWord(type: NumberType, word: string): boolean {
-  const match = type.pattern.exec(word)
-  if (match === null) return false
+  if (!type.pattern.test(word)) return false
   if (!type.integer) return true
-  const suffix = match[1]!
-  const value = Number(word.slice(0, word.length - suffix.length))
+  // An integer's suffix is at most its last character, a letter.
+  const last = word.charCodeAt(word.length - 1)
+  const suffix = last >= 0x41 ? word[word.length - 1]! : ''
+  const value = Number(suffix === '' ? word : word.slice(0, -1))
   const [min, max] = SUFFIX_RANGES[suffix] ?? [-Infinity, Infinity]
   if (value < min || value > max) return false
   return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)

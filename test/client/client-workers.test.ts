@@ -99,7 +99,8 @@ describe('the typed client and a deprecation the service announces', () => {
   it('hears nothing from a request that uses nothing deprecated', async () => {
     await storeExport('241235', DOC)
     const onDeprecation = vi.fn()
-    const options = { baseUrl: BASE, fetch: toDeprecatingWorker, onDeprecation }
+    // No tag at all (`null`): without one the client would send a tag of the copy's own.
+    const options = { baseUrl: BASE, tag: null, fetch: toDeprecatingWorker, onDeprecation }
     const result = await getExport('241235', options)
     expect(result.deprecation).toBeNull()
     expect(onDeprecation).not.toHaveBeenCalled()

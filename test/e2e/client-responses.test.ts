@@ -63,10 +63,23 @@ describe('the request', () => {
     ])
   })
 
-  it('leaves the tag out when none is given, so the service default applies', async () => {
+  it('leaves the tag out when told to (null), so the service default applies', async () => {
     const send = fakeFetch(answer(200, EXPORT))
-    await getExport('123456', { baseUrl: new URL(`${BASE}/`), fetch: send })
+    await getExport('123456', { baseUrl: new URL(`${BASE}/`), tag: null, fetch: send })
     expect(send.requests[0]?.url).toBe(`${BASE}/server-api?id=123456`)
+  })
+
+  it('sends a tag unique to the copy when none is given', async () => {
+    const send = fakeFetch(answer(200, EXPORT), answer(200, EXPORT))
+    const first = await getExport('123456', { baseUrl: BASE, fetch: send })
+    const second = await getExport('123456', { baseUrl: BASE, fetch: send })
+    expect(first.tag).toMatch(/^copy_[0-9a-f]{24}$/)
+    expect(second.tag).toMatch(/^copy_[0-9a-f]{24}$/)
+    expect(second.tag).not.toBe(first.tag)
+    expect(send.requests.map((request) => request.url)).toEqual([
+      `${BASE}/server-api?id=123456&tag=${first.tag}`,
+      `${BASE}/server-api?id=123456&tag=${second.tag}`,
+    ])
   })
 })
 
@@ -178,9 +191,10 @@ describe('success bodies', () => {
       'RateLimit-Policy': '"short";q=120;w=60',
     }
     const send = fakeFetch(answer(200, EXPORT, headers), answer(200, EXPORT))
-    const full = await getExport('123456', { baseUrl: BASE, fetch: send })
+    const full = await getExport('123456', { baseUrl: BASE, tag: 't', fetch: send })
     expect(full).toEqual({
       content: { project_id: 'p' },
+      tag: 't',
       expiresInSeconds: 42,
       rateLimit: {
         limit: 120,

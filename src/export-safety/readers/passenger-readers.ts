@@ -8,7 +8,7 @@ import { UnsafeContent } from '../refusal.js'
 import { forEachCompound } from '../snbt.js'
 import { readsAsDisplayEntityUtils } from './display-entity-utils.js'
 import { READER_NAMES } from './names.js'
-import { mayNest, sansCraft, splitObjects } from './sanscraft-bde.js'
+import { cutsBetween, mayNest, sansCraft } from './sanscraft-bde.js'
 import { readsAsSuperBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
 
 /**
@@ -32,8 +32,8 @@ function refuse(reader: string): never {
 }
 
 /**
- * Whether sanscraft-bde reads `text` as the grammar does: without a nested list its pieces are
- * the grammar's compounds, as written; with one, its flattened entities are as many as the
+ * Whether sanscraft-bde reads `text` as the grammar does (after SuperBlocksDisplays' reading
+ * held): without a nested list its pieces are the grammar's compounds, as written; with one, its flattened entities are as many as the
  * grammar's, each a passenger the check accepts on its own, of the same display types.
  */
 function readsAsSansCraft(
@@ -41,16 +41,8 @@ function readsAsSansCraft(
   compounds: readonly GrammarCompound[],
   types: readonly string[],
 ): boolean {
-  if (!mayNest(text)) {
-    const pieces = splitObjects(text)
-    return (
-      pieces.length === compounds.length &&
-      pieces.every((piece, index) => {
-        const { start, end } = compounds[index]!
-        return piece.length === end - start && text.startsWith(piece, start)
-      })
-    )
-  }
+  // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
+  if (!mayNest(text)) return cutsBetween(text, compounds.map((compound) => compound.end))
   const entities = sansCraft(text)
   if (entities.length !== types.length) return false
   const read: string[] = []

@@ -25,6 +25,39 @@ export function mayNest(text: string): boolean {
   return text.includes(NESTED) || text.includes(NESTED_LOWER)
 }
 
+/**
+ * Whether the plugin's pieces of `text` (`splitObjects`) are the compounds that stand in it at
+ * `[starts[i], ends[i])`, joined by bare commas from the first character to the last, as
+ * SuperBlocksDisplays' reading already required: the same walk as `splitObjects`, its cuts
+ * compared in place, nothing made.
+ */
+export function cutsBetween(text: string, ends: readonly number[]): boolean {
+  let depth = 0
+  let inQuotes = false
+  let quote = 0
+  let cut = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inQuotes) {
+      if (c === quote) {
+        let escapes = 0
+        for (let j = i - 1; j >= 0 && text.charCodeAt(j) === 0x5c; j--) escapes++
+        if (escapes % 2 === 0) inQuotes = false
+      }
+    } else if (c === 0x22 || c === 0x27) {
+      inQuotes = true
+      quote = c
+    } else if (c === 0x7b || c === 0x5b) depth++
+    else if (c === 0x7d || c === 0x5d) depth--
+    else if (c === 0x2c && depth === 0) {
+      // Each cut must be the comma right after a compound but the last.
+      if (cut >= ends.length - 1 || ends[cut] !== i) return false
+      cut++
+    }
+  }
+  return cut === ends.length - 1
+}
+
 /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
 export function splitObjects(snbt: string): string[] {
   const list: string[] = []

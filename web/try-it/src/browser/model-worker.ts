@@ -32,7 +32,8 @@ async function answer(request: ModelRequest): Promise<ModelAnswer> {
           baseUrl: request.baseUrl,
           // A person decides whether to try again after a 429.
           maxWaitSeconds: 0,
-          ...(request.tag === null ? {} : { tag: request.tag }),
+          // No tag typed: what a plugin that sends none gets (the service's default), not a copy's own.
+          tag: request.tag,
         })
         content = result.content
         const { expiresInSeconds, rateLimit } = result

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import page from '../../docs/export-safety.md?raw'
+import apiPage from '../../docs/api.md?raw'
+import { UNSAFE_REASONS } from '../../src/client'
+import vocabulary from '../../src/export-safety/vocabulary.json'
+import { READER_NAMES } from '../../src/export-safety/readers/index'
+import { OPENAPI_DOCUMENT } from '../../src/openapi/document'
+// @ts-expect-error: a plain ES module of the scripts, without types
+import { withDocTables } from '../../scripts/export-safety/doc-tables.mjs'
+
+/**
+ * docs/export-safety.md against src/export-safety/vocabulary.json: its generated tables are the
+ * file's (`node scripts/export-safety/write-doc-tables.mjs`), and the reasons, limits and readers
+ * it names by hand are the file's too; so are the reasons docs/api.md and the OpenAPI document
+ * list.
+ */
+
+/** The first cells of the rows of the table whose header row starts with `header`. */
+function firstColumn(text: string, header: string): string[] {
+  const lines = text.split('\n')
+  const start = lines.findIndex((line) => line.startsWith(header))
+  expect(start, header).toBeGreaterThanOrEqual(0)
+  const rows: string[] = []
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break
+    rows.push(line.split('|')[1]!.trim())
+  }
+  return rows
+}
+
+describe('docs/export-safety.md and the vocabulary file', () => {
+  it('holds the tables the file gives', () => {
+    expect(page).toBe((withDocTables as (p: string, v: unknown) => string)(page, vocabulary))
+  })
+
+  it('names every reason, in the order of the file, which the check uses', () => {
+    expect(firstColumn(page, '| `reason`')).toEqual(vocabulary.reasons.map((r) => `\`${r}\``))
+    expect(UNSAFE_REASONS).toEqual(vocabulary.reasons)
+    for (const reason of vocabulary.reasons) {
+      expect(Object.keys(vocabulary.messages), reason).toContain(reason)
+    }
+  })
+
+  it('names every limit with its value', () => {
+    const rows = page
+      .split('\n')
+      .filter((line) => /^\| .*\(`max\w+`\)/.test(line))
+      .map((line) => {
+        const [, name, value] = /\(`(max\w+)`\)\s*\|\s*([^|]+?)\s*\|/.exec(line)!
+        const number = value!.endsWith(' MiB')
+          ? Number(value!.slice(0, -4)) * 1024 * 1024
+          : Number(value!.replaceAll(',', ''))
+        return [name, number]
+      })
+    expect(Object.fromEntries(rows)).toEqual(vocabulary.limits)
+  })
+
+  it('names the readers the check runs', () => {
+    expect(Object.values(READER_NAMES)).toEqual(vocabulary.readers)
+    for (const reader of vocabulary.readers) expect(page).toContain(`\`${reader}\``)
+  })
+
+  it('is listed whole in docs/api.md and the OpenAPI document', () => {
+    const description = JSON.stringify(OPENAPI_DOCUMENT)
+    for (const reason of vocabulary.reasons) {
+      expect(apiPage, reason).toContain(`\`${reason}\``)
+      expect(description, reason).toContain(`\`${reason}\``)
+    }
+  })
+})
