@@ -31,6 +31,8 @@ final class PluginReaders {
 
   /** Where SuperBlocksDisplays cuts a passenger string. */
   private static final Pattern SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
+  /** What SPLIT cuts in the middle of. */
+  private static final String CUT = "},{id:\"minecraft:";
   /**
    * Where it reads a piece's type (else it summons an item display, which the game reads as the
    * grammar does: a display entity).
@@ -71,13 +73,13 @@ final class PluginReaders {
     // No compound: it summons one item display of what is not a compound, which the game refuses.
     if (compounds.isEmpty()) return !SPLIT.matcher(text).find();
     if (compounds.get(0).start() != 0 || compounds.get(compounds.size() - 1).end() != text.length()) return false;
-    Matcher cuts = SPLIT.matcher(text);
+    // The cuts of SPLIT, found with indexOf: each is the `,` of a `},{id:"minecraft:`.
     int index = 0;
-    while (cuts.find()) {
+    for (int at = text.indexOf(CUT); at >= 0; at = text.indexOf(CUT, at + 2)) {
       if (index + 1 >= compounds.size()) return false;
       GrammarCompound previous = compounds.get(index);
       GrammarCompound next = compounds.get(index + 1);
-      if (previous.end() != cuts.start() || next.start() != cuts.start() + 1) return false;
+      if (previous.end() != at + 1 || next.start() != at + 2) return false;
       index++;
     }
     if (index != compounds.size() - 1) return false;
@@ -91,21 +93,14 @@ final class PluginReaders {
   }
 
   /**
-   * Whether sanscraft-bde reads {@code text} as the grammar does: without a nested list its
+   * Whether sanscraft-bde reads {@code text} as the grammar does (after SuperBlocksDisplays'
+   * reading held): without a nested list its
    * pieces are the grammar's compounds, as written; with one, its flattened entities are as many
    * as the grammar's, each a passenger the check accepts on its own, of the same display types.
    */
   static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types) {
-    if (!mayNest(text)) {
-      List<String> pieces = splitObjects(text);
-      if (pieces.size() != compounds.size()) return false;
-      for (int index = 0; index < pieces.size(); index++) {
-        String piece = pieces.get(index);
-        GrammarCompound compound = compounds.get(index);
-        if (piece.length() != compound.end() - compound.start() || !text.startsWith(piece, compound.start())) return false;
-      }
-      return true;
-    }
+    // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
+    if (!mayNest(text)) return cutsBetween(text, compounds);
     List<ReaderEntity> entities = sansCraft(text);
     if (entities.size() != types.size()) return false;
     List<String> read = new ArrayList<>();
@@ -139,6 +134,41 @@ final class PluginReaders {
    */
   static boolean readsAsDisplayEntityUtils(String command) {
     return !command.contains(POSITIONED);
+  }
+
+  /**
+   * Whether the plugin's pieces of {@code text} ({@link #splitObjects}) are the compounds that
+   * stand in it, joined by bare commas from the first character to the last, as
+   * SuperBlocksDisplays' reading already required: the same walk as {@code splitObjects}, its
+   * cuts compared in place, nothing made.
+   */
+  static boolean cutsBetween(String text, List<GrammarCompound> compounds) {
+    int depth = 0;
+    boolean inQuotes = false;
+    char quote = 0;
+    int cut = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (inQuotes) {
+        if (c == quote) {
+          int escapes = 0;
+          for (int j = i - 1; j >= 0 && text.charAt(j) == '\\'; j--) escapes++;
+          if (escapes % 2 == 0) inQuotes = false;
+        }
+      } else if (c == '"' || c == '\'') {
+        inQuotes = true;
+        quote = c;
+      } else if (c == '{' || c == '[') {
+        depth++;
+      } else if (c == '}' || c == ']') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        // Each cut must be the comma right after a compound but the last.
+        if (cut >= compounds.size() - 1 || compounds.get(cut).end() != i) return false;
+        cut++;
+      }
+    }
+    return cut == compounds.size() - 1;
   }
 
   /** Whether {@code text} holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
