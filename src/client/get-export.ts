@@ -57,7 +57,7 @@ const MAX_ERROR_BODY_BYTES = MAX_ERROR_BODY_CHARS * 4
 export interface ExportRequestInit {
   method: 'GET'
   headers: Record<string, string>
-  /** Spec 4: credentialed mode is not supported; cookies are never needed. */
+  /** Credentialed mode is not supported; cookies are never needed (docs/api.md#cross-origin-access). */
   credentials: 'omit'
   signal?: AbortSignal
 }
@@ -99,7 +99,7 @@ export interface GetExportOptions {
   onDeprecation?: DeprecationListener
 }
 
-/** The content of an export; its fields beyond `project_id` depend on the model (spec 2). */
+/** The content of an export; its fields beyond `project_id` depend on the model (docs/api.md#the-body). */
 export interface ExportContent {
   project_id?: string
   [field: string]: unknown

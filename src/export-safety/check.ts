@@ -28,7 +28,7 @@ import {
   type PartType,
 } from './vocabulary.js'
 
-/** The root member that holds the export (spec 2). */
+/** The root member that holds the export (docs/api.md#the-body). */
 const CONTENT = 'content'
 
 const DATAPACK = 'datapack'

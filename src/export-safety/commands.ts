@@ -11,7 +11,8 @@ import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
 import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
-import { parseSnbtValue, unexpectedAt, type SnbtValue } from './snbt.js'
+import { parseSnbtValue, unexpectedAt } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
 import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,

@@ -5,7 +5,7 @@
  * its keys and its tags.
  */
 import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
 import { MAX_OWN_TAGS, PART_KEYS, PASSENGER_KEYS, partTypeOf, type PartType } from './vocabulary.js'
 
 type Compound = SnbtValue & { kind: 'compound' }

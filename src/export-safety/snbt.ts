@@ -14,6 +14,7 @@
  * its one runtime dependency.
  */
 import { UnsafeContent } from './refusal.js'
+import type { SnbtValue } from './snbt-value.js'
 import { checkJsonText, checkSnbtText } from './text.js'
 import { memberTypeOf } from './typed-tree.js'
 import {
@@ -65,16 +66,6 @@ const MAY_MATTER = new Uint8Array(0x10000)
 for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker[0]!)]) {
   MAY_MATTER[char.charCodeAt(0)] = 1
 }
-
-/** A parsed SNBT value: what the checks need of it, no more. */
-export type SnbtValue =
-  /** In an entity's compound, a member's value is null but for `id`, `Tags` and `Passengers`. */
-  | { kind: 'compound'; members: Array<[name: string, value: SnbtValue | null]> }
-  | { kind: 'list'; items: SnbtValue[] }
-  /** A quoted string or an unquoted word (a number, a boolean, an unquoted string). */
-  | { kind: 'text'; value: string; quoted: boolean }
-  /** `[B;...]`, `[I;...]`, `[L;...]`. */
-  | { kind: 'array' }
 
 /** Whether a UTF-16 unit may sit in an unquoted word (the game's `isAllowedInUnquotedString`). */
 function isWordUnit(unit: number): boolean {

@@ -8,7 +8,7 @@
  * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
 import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
 import { jsonMatches, snbtMatches } from './typed-tree.js'
 import type { ValueType } from './types.js'
 import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'

@@ -4,7 +4,7 @@
  * the text's own path (docs/export-safety.md, "The vocabulary file"), so the order a JSON reader
  * keeps members in never changes a verdict.
  */
-import type { SnbtValue } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
 import { isBooleanWord, isNumberWord, pick, type Shape, type ValueType } from './types.js'
 
 /** Whether the SNBT tree `value` is of `type`. */

@@ -10,7 +10,7 @@ import {
   type ReaderEntity,
 } from '../../src/export-safety/readers/index'
 
-export { sansCraft, superBlocksDisplays, type ReaderEntity }
+export { sansCraft, superBlocksDisplays }
 
 /** The passenger strings of an export (`passengers`, older `Passengers`). */
 export function passengerStrings(text: string): string[] {

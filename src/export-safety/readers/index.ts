@@ -7,12 +7,8 @@
 export { blockDisplayCreator } from './block-display-creator.js'
 export { displayEntityUtils, readsAsDisplayEntityUtils } from './display-entity-utils.js'
 export type { ReaderEntity } from './reader-entity.js'
-export { mayNest, sansCraft, splitObjects } from './sanscraft-bde.js'
-export {
-  readsAsSuperBlocksDisplays,
-  superBlocksDisplays,
-  type GrammarCompound,
-} from './super-blocks-displays.js'
+export { sansCraft } from './sanscraft-bde.js'
+export { superBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
 
 export { READER_NAMES } from './names.js'
 export { checkPassengerReaders } from './passenger-readers.js'

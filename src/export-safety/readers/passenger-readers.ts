@@ -42,7 +42,11 @@ function readsAsSansCraft(
   types: readonly string[],
 ): boolean {
   // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
-  if (!mayNest(text)) return cutsBetween(text, compounds.map((compound) => compound.end))
+  if (!mayNest(text))
+    return cutsBetween(
+      text,
+      compounds.map((compound) => compound.end),
+    )
   const entities = sansCraft(text)
   if (entities.length !== types.length) return false
   const read: string[] = []

@@ -59,7 +59,7 @@ export function cutsBetween(text: string, ends: readonly number[]): boolean {
 }
 
 /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
-export function splitObjects(snbt: string): string[] {
+function splitObjects(snbt: string): string[] {
   const list: string[] = []
   let text = snbt.trim()
   if (text.length === 0) return list

@@ -8,7 +8,7 @@
 import type { ReaderEntity } from './reader-entity.js'
 
 /** Where the plugin cuts a passenger string. */
-export const SPLIT = /(?<=\}),(?=\{id:"minecraft:)/
+const SPLIT = /(?<=\}),(?=\{id:"minecraft:)/
 /** What `SPLIT` cuts in the middle of. */
 const CUT = '},{id:"minecraft:'
 /** Where it reads a piece's type. */
