@@ -57,4 +57,25 @@ class SafetyRulesTest {
     assertEquals(List.of("member", "[\"\\ufeffcontent\"]", "\\ufeffcontent"), verdict(root));
     assertEquals("[\"\\ufeffcontent\"] is the member \"\\ufeffcontent\", which an export does not hold there.", root.message());
   }
+
+  @Test
+  void thePluginsReadersRunInsideTheCheckAndTheRefusalNamesTheReader() {
+    // DisplayEntityUtils replaces this text before it dispatches a command: it would run another one.
+    Refusal replaced = frame("{CustomName:'\"summon block_display ~-0.5 ~-0.5 ~-0.5\"'}");
+    assertEquals(List.of("reader", "content.datapack.anim_keyframes.a.0[0]", "DisplayEntityUtils"), verdict(replaced));
+    assertEquals(
+        "content.datapack.anim_keyframes.a.0[0] reads otherwise under DisplayEntityUtils's own reader than under the"
+            + " game's: that plugin would summon or run something else.",
+        replaced.message());
+    // SuperBlocksDisplays takes a part's type from `{id:"minecraft:...` at its start, else an item display.
+    String idLast = "{Tags:[\\\"[MODELSERVERTAG]_0\\\"],id:\\\"minecraft:block_display\\\"}";
+    assertEquals(
+        List.of("reader", "content.passengers[0]", "SuperBlocksDisplays"),
+        verdict(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"" + idLast + "\"]}}"))));
+    // sanscraft-bde reads no entity where the grammar reads an empty list of them.
+    assertEquals(
+        List.of("reader", "content.passengers[0]", "sanscraft-bde"),
+        verdict(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"\"]}}"))));
+    assertNull(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"" + PART + "\"]}}")));
+  }
 }
