@@ -425,9 +425,11 @@ export function wordVectors(vocabulary) {
     )
   }
   const limits = vocabulary.limits
+  // A command of `length` as counted: its placeholder as the longest tag it may become.
+  const growth = limits.maxTagChars - vocabulary.placeholder.length
   const commandOf = (length) => {
     const head = dataMerge('block_display', '{CustomName:\'"')
-    return head + 'x'.repeat(length - head.length - 3) + '"\'}'
+    return head + 'x'.repeat(length - growth - head.length - 3) + '"\'}'
   }
   add(
     'limit',

@@ -24,6 +24,8 @@ import {
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
   PLACEHOLDER,
+  fetchedLength,
+  placeholderGrowth,
   visiblePart,
   type PartType,
 } from './vocabulary.js'
@@ -92,8 +94,8 @@ function checkName(
   only = false,
 ): UnsafeExport | null {
   if (checked.includes(name)) return null
-  if (name.length > MAX_NAME_CHARS) {
-    return unsafeExport(parent, new UnsafeContent('length', String(name.length), 'name'))
+  if (nameLength(name) > MAX_NAME_CHARS) {
+    return unsafeExport(parent, new UnsafeContent('length', String(nameLength(name)), 'name'))
   }
   if (only || checked.includes(visiblePart(name))) {
     return unsafeExport(memberPath(parent, name), new UnsafeContent('member', spellName(name)))
@@ -194,6 +196,11 @@ class ExportCheck {
       throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
     }
     const text = this.json.string(start, end, true)
+    // Each placeholder counted as the longest tag it may become when fetched.
+    this.passengerBytes += placeholderGrowth(text)
+    if (this.passengerBytes > MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
+    }
     checkOneLine(text)
     const compounds: GrammarCompound[] = []
     const types: PartType[] = []
@@ -261,12 +268,12 @@ class ExportCheck {
       const animationValue = records[at + 1]!
       const frames = records[at + 2]!
       at += 3
-      if (animation.length > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
+      if (nameLength(animation) > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
       const animationPath = memberPath(path, animation)
       if (frames < 0) return shape(json.typeAt(animationValue), animationPath)
       for (let frame = 0; frame < frames; frame++, at += 4) {
         const name = json.string(records[at]!)
-        if (name.length > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
+        if (nameLength(name) > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
         const value = records[at + 1]!
         const first = records[at + 2]!
         const node: JsonNode =
@@ -286,7 +293,7 @@ class ExportCheck {
   }
 
   private lengthOfName(path: string, name: string): UnsafeExport {
-    return unsafeExport(path, new UnsafeContent('length', String(name.length), 'name'))
+    return unsafeExport(path, new UnsafeContent('length', String(nameLength(name)), 'name'))
   }
 
   /** Animation → frame → commands, streamed: every member where it stands. */
@@ -296,12 +303,12 @@ class ExportCheck {
     const json = this.json
     this.verdict = null
     json.forEachMember(node.start, (animation, frames) => {
-      if (animation.length > MAX_NAME_CHARS) return this.stop(path, animation)
+      if (nameLength(animation) > MAX_NAME_CHARS) return this.stop(path, animation)
       const animationPath = memberPath(path, animation)
       const type = json.typeAt(frames)
       if (type !== 'object') return this.refuse(shape(type, animationPath))
       return json.forEachMember(frames, (frame, commands) => {
-        if (frame.length > MAX_NAME_CHARS) return this.stop(animationPath, frame)
+        if (nameLength(frame) > MAX_NAME_CHARS) return this.stop(animationPath, frame)
         const mark = json.mark()
         const read = json.read(commands, STRINGS)
         const verdict = this.commands(read, memberPath(animationPath, frame), 'frame')
@@ -351,6 +358,11 @@ class ExportCheck {
     }
     return null
   }
+}
+
+/** A member name's length, each placeholder counted as the longest tag it may become. */
+function nameLength(name: string): number {
+  return fetchedLength(name, MAX_NAME_CHARS)
 }
 
 /** The refusal of a checked field of another JSON type than exports write. */

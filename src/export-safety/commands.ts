@@ -18,6 +18,8 @@ import {
   MAX_COMMAND_CHARS,
   PATTERNS,
   PLACEHOLDER,
+  PLACEHOLDER_GROWTH,
+  fetchedLength,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
   SOUND_SOURCES,
@@ -36,6 +38,14 @@ const SOUND_ID = PATTERNS.soundId
 const DISTANCE = PATTERNS.distance
 const LIMIT = PATTERNS.limit
 const PLAYERS = PATTERNS.playsoundTargets
+
+/**
+ * The longest frame command the fast path takes, as spelled: no placeholder can bring one this
+ * short over `MAX_COMMAND_CHARS` when fetched (`fetchedLength`).
+ */
+const PLAIN_MAX_CHARS = Math.floor(
+  MAX_COMMAND_CHARS / (1 + PLACEHOLDER_GROWTH / PLACEHOLDER.length),
+)
 
 /** Selector verdicts kept per export, at most: a model targets a few hundred parts. */
 const MAX_KEPT_SELECTORS = 4096
@@ -72,9 +82,11 @@ export class CommandCheck {
 
   /** Throws `UnsafeContent` unless `command` is in the vocabulary of `place`. */
   check(command: string, place: CommandPlace): void {
-    if (command.length > MAX_COMMAND_CHARS) {
+    // Counted as fetched with the longest tag, so that no tag brings it over the game's limit.
+    const length = fetchedLength(command, MAX_COMMAND_CHARS)
+    if (length > MAX_COMMAND_CHARS) {
       checkOneLine(command)
-      throw new UnsafeContent('length', String(command.length))
+      throw new UnsafeContent('length', String(length))
     }
     checkOneLine(command)
     const words = new Words(command)
@@ -102,7 +114,8 @@ export class CommandCheck {
    * (no backslash, so spelled as it reads), its compound words, brackets and plain strings.
    */
   isPlainDataMerge(text: string, from: number, to: number): boolean {
-    if (to - from > MAX_COMMAND_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
+    // Long ones go to `check`, which counts their placeholders as fetched.
+    if (to - from > PLAIN_MAX_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
     const selectorStart = from + DATA_MERGE_ENTITY.length
     const selectorEnd = text.indexOf(' ', selectorStart)
     if (selectorEnd < 0 || selectorEnd >= to) return false

@@ -7,7 +7,7 @@ import data from './vocabulary.json' with { type: 'json' }
 import { MAX_FOUND_CHARS, MAX_MESSAGE_PATH_CHARS } from './vocabulary.js'
 
 /** The message templates, by reason (and `lengthName`, `lengthPassengers`, `readerRun`). */
-const MESSAGES: Readonly<Record<string, string>> = data.messages
+const MESSAGES = data.messages
 /** The limits a template may name (`{maxCommandChars}`). */
 const LIMITS: Readonly<Record<string, number>> = data.limits
 
@@ -102,7 +102,7 @@ export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport
         : measured === 'reader'
           ? MESSAGES.readerRun
           : MESSAGES[reason]
-  const what = template!.replace(/\{(\w+)\}/g, (_, name: string) =>
+  const what = template.replace(/\{(\w+)\}/g, (_, name: string) =>
     name === 'found' ? found : String(LIMITS[name]),
   )
   return { reason, path, found, message: `${where} ${what}.` }

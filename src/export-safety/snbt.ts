@@ -16,7 +16,7 @@
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt-value.js'
 import { checkJsonText, checkSnbtText } from './text.js'
-import { memberTypeOf } from './typed-tree.js'
+import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
 import {
   KEY_TYPES,
   isBooleanWord,
@@ -27,7 +27,7 @@ import {
   type StringType,
   type ValueType,
 } from './types.js'
-import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS } from './vocabulary.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, WORLD_READING_KINDS } from './vocabulary.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
@@ -50,15 +50,29 @@ export function checkReaderSafe(text: string, start: number, end: number): void 
   for (const marker of READER_MARKERS) {
     if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
   }
-  const open: string[] = []
-  for (let at = 0; at < raw.length; at++) {
-    const char = raw[at]!
-    if (char === '{' || char === '[') open.push(char)
-    else if (char === '}' || char === ']') {
-      if (open.pop() !== (char === '}' ? '{' : '[')) throw new UnsafeContent('reader', char)
+  // The brackets open within the string, innermost last: 1 for `{`, 2 for `[`.
+  let depth = 0
+  for (let at = i; at < end; at++) {
+    const unit = text.charCodeAt(at)
+    if (unit === 0x7b || unit === 0x5b) {
+      if (depth === OPEN.length) OPEN = growStack(OPEN)
+      OPEN[depth++] = unit === 0x7b ? 1 : 2
+    } else if (unit === 0x7d || unit === 0x5d) {
+      if (depth === 0 || OPEN[--depth] !== (unit === 0x7d ? 1 : 2)) {
+        throw new UnsafeContent('reader', unit === 0x7d ? '}' : ']')
+      }
     }
   }
-  if (open.length > 0) throw new UnsafeContent('reader', open[open.length - 1]!)
+  if (depth > 0) throw new UnsafeContent('reader', OPEN[depth - 1] === 1 ? '{' : '[')
+}
+
+/** The bracket stack of `checkReaderSafe`, kept between calls (one check at a time). */
+let OPEN: Uint8Array = new Uint8Array(64)
+
+function growStack(stack: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(stack.length * 2)
+  grown.set(stack)
+  return grown
 }
 
 /** The first characters of brackets and of `READER_MARKERS`. */
@@ -151,6 +165,8 @@ class SnbtParser {
   private path: Array<string | number> = []
   /** Where the strings of a `Tags` list being read go. */
   private tags: string[] | null = null
+  /** The next backslash at or after the last place asked for (-1: none to the end). */
+  private backslash = -2
 
   constructor(text: string, start: number, onPassenger: PassengerHook | null) {
     this.text = text
@@ -290,6 +306,17 @@ class SnbtParser {
     this.tags = null
     this.path.pop()
     return { kind: 'list', items: tags.map((tag) => ({ kind: 'text', value: tag, quoted: true })) }
+  }
+
+  /**
+   * The first backslash at or after `from`, searched once for all the strings before it: many
+   * short strings in one long text must not each search to its end.
+   */
+  private backslashFrom(from: number): number {
+    if (this.backslash !== -1 && this.backslash < from) {
+      this.backslash = this.text.indexOf('\\', from)
+    }
+    return this.backslash
   }
 
   /** The shape of the value at the current position (its first characters). */
@@ -441,7 +468,75 @@ class SnbtParser {
     throw new UnsafeContent('placeholder', this.pathText())
   }
 
-  /** Text: a quoted string of JSON text, or text written as SNBT, read whole (`text.ts`). */
+  /**
+   * Text written as SNBT, read to its end against `type` (null: a type already failed above,
+   * only `facts` are gathered), building nothing: whether it matches. The grammar is `value`'s
+   * (faults thrown as met); the type is `oneOf`'s pick by shape, as `typed` reads, but a value
+   * that does not match is read on, since a world-reading kind further on is named first.
+   */
+  private textValue(type: ValueType | null, depth: number, facts: TextFacts): boolean {
+    const text = this.text
+    const shape = this.shape()
+    let chosen = type === null ? null : pick(type, shape)
+    while (chosen?.kind === 'text') chosen = pick(chosen.of, shape)
+    if (shape === 'quoted' || shape === 'word') {
+      const value = shape === 'quoted' ? this.quoted() : this.word()
+      if (shape === 'quoted' && value.includes(PLACEHOLDER)) facts.placeholder = true
+      return chosen !== null && wordOrStringMatches(chosen, value)
+    }
+    if (shape === 'array') {
+      this.value(depth, true)
+      return false
+    }
+    this.enter(depth)
+    this.position++
+    let matches = chosen !== null
+    if (shape === 'list') {
+      const of = chosen?.kind === 'list' ? chosen.of : null
+      let count = 0
+      this.spaces()
+      if (text[this.position] !== ']') {
+        for (;;) {
+          this.spaces()
+          matches = this.textValue(matches ? of : null, depth + 1, facts) && matches
+          count++
+          this.spaces()
+          if (text[this.position] === ']') break
+          this.expect(',')
+        }
+      }
+      this.position++
+      if (chosen?.kind === 'list' && chosen.length !== null && count !== chosen.length) {
+        return false
+      }
+      return matches
+    }
+    for (;;) {
+      this.spaces()
+      const char = text[this.position]
+      if (char === '}') break
+      if (char !== ',') {
+        const name = char === '"' || char === "'" ? this.quoted() : this.word()
+        if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+        if (name.includes(PLACEHOLDER)) facts.placeholder = true
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        const memberType =
+          matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+        if (memberType === null) matches = false
+        matches = this.textValue(matches ? memberType : null, depth + 1, facts) && matches
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      // An empty member (`,,`) is skipped, as the game's parser does.
+      this.expect(',')
+    }
+    this.position++
+    return matches
+  }
+
+  /** Text: a quoted string of JSON text, or text written as SNBT (`text.ts`). */
   private typedText(type: ValueType, shape: Shape, depth: number): void {
     const path = () => this.pathText()
     if (shape === 'quoted') {
@@ -450,9 +545,9 @@ class SnbtParser {
       checkJsonText(value, type, path)
       return
     }
-    const tree = this.value(depth, true)
-    if (holdsPlaceholder(tree)) throw new UnsafeContent('placeholder', this.pathText())
-    checkSnbtText(tree, type, path)
+    const facts = textFacts()
+    const matches = this.textValue(type, depth, facts)
+    checkSnbtText(facts, matches, path)
   }
 
   private list(depth: number, whole: boolean): SnbtValue {
@@ -507,45 +602,48 @@ class SnbtParser {
   /** A quoted string's value, after `checkReaderSafe` of its raw text. */
   private quoted(): string {
     const text = this.text
-    const quote = text.charCodeAt(this.position)
+    const quoteChar = text[this.position]!
+    const quote = quoteChar.charCodeAt(0)
     const start = this.position + 1
     let value = ''
     let from = start
-    for (let i = from; ; i++) {
-      if (i >= text.length) unexpectedAt(text, i)
-      const unit = text.charCodeAt(i)
-      if (unit === quote) {
-        this.position = i + 1
-        checkReaderSafe(text, start, i)
-        return value + text.slice(from, i)
+    // Native searches for the closing quote and the next backslash: most strings have none.
+    let backslash = this.backslashFrom(start)
+    for (;;) {
+      const end = text.indexOf(quoteChar, from)
+      if (backslash < 0 || (end >= 0 && backslash > end)) {
+        if (end < 0) unexpectedAt(text, text.length)
+        this.position = end + 1
+        checkReaderSafe(text, start, end)
+        return value + text.slice(from, end)
       }
-      if (unit === 0x5c) {
-        checkEscape(text, i, quote)
-        value += text.slice(from, i) + text[i + 1]
-        i++
-        from = i + 1
-      }
+      checkEscape(text, backslash, quote)
+      value += text.slice(from, backslash) + text[backslash + 1]
+      from = backslash + 2
+      backslash = this.backslashFrom(from)
     }
   }
 
   /** A quoted string to its end, after `checkReaderSafe` of its raw text; no value built. */
   private skipQuoted(): void {
     const text = this.text
-    const quote = text.charCodeAt(this.position)
+    const quoteChar = text[this.position]!
+    const quote = quoteChar.charCodeAt(0)
     const start = this.position + 1
-    for (let i = start; i < text.length; i++) {
-      const unit = text.charCodeAt(i)
-      if (unit === quote) {
-        this.position = i + 1
-        checkReaderSafe(text, start, i)
+    let from = start
+    let backslash = this.backslashFrom(start)
+    for (;;) {
+      const end = text.indexOf(quoteChar, from)
+      if (backslash < 0 || (end >= 0 && backslash > end)) {
+        if (end < 0) unexpectedAt(text, text.length)
+        this.position = end + 1
+        checkReaderSafe(text, start, end)
         return
       }
-      if (unit === 0x5c) {
-        checkEscape(text, i, quote)
-        i++
-      }
+      checkEscape(text, backslash, quote)
+      from = backslash + 2
+      backslash = this.backslashFrom(from)
     }
-    unexpectedAt(text, text.length)
   }
 
   private skipWord(): void {
@@ -580,14 +678,4 @@ function checkEscape(text: string, at: number, quote: number): void {
   const next = text.charCodeAt(at + 1)
   if (next === 0x5c || next === quote) return
   throw new UnsafeContent('escape', `\\${String.fromCodePoint(text.codePointAt(at + 1)!)}`)
-}
-
-/** Whether a tree (text written as SNBT) holds the placeholder in a string or a member name. */
-function holdsPlaceholder(value: SnbtValue | null): boolean {
-  if (value === null || value.kind === 'array') return false
-  if (value.kind === 'text') return value.value.includes(PLACEHOLDER)
-  if (value.kind === 'list') return value.items.some(holdsPlaceholder)
-  return value.members.some(
-    ([name, member]) => name.includes(PLACEHOLDER) || holdsPlaceholder(member),
-  )
 }

@@ -8,10 +8,9 @@
  * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
 import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt-value.js'
-import { jsonMatches, snbtMatches } from './typed-tree.js'
+import { jsonTextMatches, textFacts, type TextFacts } from './typed-tree.js'
 import type { ValueType } from './types.js'
-import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
+import { WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
@@ -31,58 +30,25 @@ export function checkJsonText(value: string, type: ValueType, path: () => string
   } catch {
     throw new UnsafeContent('text', 'not JSON')
   }
-  const found = new Set<string>()
-  const tooDeep = { array: false, object: false }
-  collectJson(parsed, 0, found, tooDeep)
-  if (tooDeep.array) throw new UnsafeContent('depth', '[')
-  if (tooDeep.object) throw new UnsafeContent('depth', '{')
-  throwWorldReading(found)
-  if (!jsonMatches(type, parsed)) throw new UnsafeContent('type', path())
+  const facts = textFacts()
+  const matches = jsonTextMatches(parsed, type, 0, facts)
+  if (facts.tooDeepArray) throw new UnsafeContent('depth', '[')
+  if (facts.tooDeepObject) throw new UnsafeContent('depth', '{')
+  throwWorldReading(facts.kinds)
+  if (!matches) throw new UnsafeContent('type', path())
 }
 
-/** The same for text written as SNBT (a compound or a list, read whole). */
-export function checkSnbtText(value: SnbtValue, type: ValueType, path: () => string): void {
-  const found = new Set<string>()
-  collectSnbt(value, found)
-  throwWorldReading(found)
-  if (!snbtMatches(type, value)) throw new UnsafeContent('type', path())
+/**
+ * The verdict on text written as SNBT, from one reading of it (`facts`, and whether it matched
+ * its type): no placeholder anywhere in it (`placeholder` at `path`), no world-reading kind
+ * (`text`), then its type (`type` at `path`).
+ */
+export function checkSnbtText(facts: TextFacts, matches: boolean, path: () => string): void {
+  if (facts.placeholder) throw new UnsafeContent('placeholder', path())
+  throwWorldReading(facts.kinds)
+  if (!matches) throw new UnsafeContent('type', path())
 }
 
 function throwWorldReading(found: ReadonlySet<string>): void {
   for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
-}
-
-/** Adds the world-reading kinds named anywhere in an SNBT text to `found`. */
-function collectSnbt(value: SnbtValue | null, found: Set<string>): void {
-  if (value === null) return
-  if (value.kind === 'list') for (const item of value.items) collectSnbt(item, found)
-  if (value.kind !== 'compound') return
-  for (const [name, member] of value.members) {
-    if (WORLD_READING_KINDS.includes(name)) found.add(name)
-    collectSnbt(member, found)
-  }
-}
-
-/** Adds the world-reading kinds named anywhere in JSON text to `found`, to `MAX_SNBT_DEPTH`. */
-function collectJson(
-  value: unknown,
-  depth: number,
-  found: Set<string>,
-  tooDeep: { array: boolean; object: boolean },
-): void {
-  if (typeof value !== 'object' || value === null) return
-  const isArray = Array.isArray(value)
-  if (depth >= MAX_SNBT_DEPTH) {
-    if (isArray) tooDeep.array = true
-    else tooDeep.object = true
-    return
-  }
-  if (isArray) {
-    for (const item of value) collectJson(item, depth + 1, found, tooDeep)
-    return
-  }
-  for (const [name, member] of Object.entries(value)) {
-    if (WORLD_READING_KINDS.includes(name)) found.add(name)
-    collectJson(member, depth + 1, found, tooDeep)
-  }
 }

@@ -1,43 +1,15 @@
 /**
- * Types applied to a value already read whole: JSON text (`JSON.parse` output) and text written
- * as SNBT (a parsed tree). Only whether it matches is answered: a fault inside a text is named at
- * the text's own path (docs/export-safety.md, "The vocabulary file"), so the order a JSON reader
- * keeps members in never changes a verdict.
+ * Types applied to JSON text already read whole (`JSON.parse` output), and the pieces the SNBT
+ * reader shares (`snbt.ts` reads text written as SNBT the same way, as it goes). Only whether it
+ * matches is answered: a fault inside a text is named at the text's own path
+ * (docs/export-safety.md, "The vocabulary file"), so the order a JSON reader keeps members in
+ * never changes a verdict.
  */
-import type { SnbtValue } from './snbt-value.js'
 import { isBooleanWord, isNumberWord, pick, type Shape, type ValueType } from './types.js'
-
-/** Whether the SNBT tree `value` is of `type`. */
-export function snbtMatches(type: ValueType, value: SnbtValue): boolean {
-  const shape: Shape =
-    value.kind === 'text' ? (value.quoted ? 'quoted' : 'word') : (value.kind as Shape)
-  const chosen = pick(type, shape)
-  if (chosen === null) return false
-  switch (chosen.kind) {
-    case 'compound': {
-      if (value.kind !== 'compound') return false
-      for (const [name, member] of value.members) {
-        const memberType = memberTypeOf(chosen, name)
-        if (memberType === null || member === null || !snbtMatches(memberType, member)) {
-          return false
-        }
-      }
-      return true
-    }
-    case 'list':
-      if (value.kind !== 'list') return false
-      if (chosen.length !== null && value.items.length !== chosen.length) return false
-      return value.items.every((item) => snbtMatches(chosen.of, item))
-    case 'text':
-      // Text written as SNBT inside text: read as the same grammar.
-      return snbtMatches(chosen.of, value)
-    default:
-      return value.kind === 'text' && wordOrStringMatches(chosen, value.value)
-  }
-}
+import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Whether the JSON value `value` (as `JSON.parse` returns it) is of `type`. */
-export function jsonMatches(type: ValueType, value: unknown): boolean {
+function jsonMatches(type: ValueType, value: unknown): boolean {
   if (value === null) return false
   if (typeof value === 'number') return jsonNumberMatches(type, value)
   const shape: Shape = Array.isArray(value)
@@ -97,7 +69,8 @@ export function memberTypeOf(
   return type.members.get(key) ?? type.others
 }
 
-function wordOrStringMatches(type: ValueType, text: string): boolean {
+/** Whether a quoted string's value or a word, `text`, is of the scalar type `type`. */
+export function wordOrStringMatches(type: ValueType, text: string): boolean {
   switch (type.kind) {
     case 'number':
       return isNumberWord(type, text)
@@ -110,4 +83,62 @@ function wordOrStringMatches(type: ValueType, text: string): boolean {
     default:
       return false
   }
+}
+
+/** What one walk over a text learns besides whether it matches its type. */
+export interface TextFacts {
+  /** The world-reading kinds named anywhere in it, as member names. */
+  kinds: Set<string>
+  /** An array, or an object, nested at `MAX_SNBT_DEPTH` or deeper (JSON text). */
+  tooDeepArray: boolean
+  tooDeepObject: boolean
+  /** The placeholder in a string or a member name (text written as SNBT, `snbt.ts`). */
+  placeholder: boolean
+}
+
+/** Facts to fill in. */
+export function textFacts(): TextFacts {
+  return { kinds: new Set(), tooDeepArray: false, tooDeepObject: false, placeholder: false }
+}
+
+/**
+ * Whether the JSON value `value` is of `type` (null: a type already failed above, only the facts
+ * are gathered), in one walk that also gathers `facts` everywhere in it, to `MAX_SNBT_DEPTH`.
+ */
+export function jsonTextMatches(
+  value: unknown,
+  type: ValueType | null,
+  depth: number,
+  facts: TextFacts,
+): boolean {
+  if (typeof value !== 'object' || value === null) return type !== null && jsonMatches(type, value)
+  const isArray = Array.isArray(value)
+  if (depth >= MAX_SNBT_DEPTH) {
+    if (isArray) facts.tooDeepArray = true
+    else facts.tooDeepObject = true
+    return false
+  }
+  let chosen = type === null ? null : pick(type, isArray ? 'list' : 'compound')
+  while (chosen?.kind === 'text') chosen = pick(chosen.of, isArray ? 'list' : 'compound')
+  let matches = chosen !== null
+  if (isArray) {
+    const items = value as unknown[]
+    const of = chosen?.kind === 'list' ? chosen.of : null
+    if (chosen?.kind === 'list' && chosen.length !== null && items.length !== chosen.length) {
+      matches = false
+    }
+    for (const item of items) {
+      matches = jsonTextMatches(item, matches ? of : null, depth + 1, facts) && matches
+    }
+    return matches
+  }
+  const members = value as Record<string, unknown>
+  for (const name in members) {
+    if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+    const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+    if (memberType === null) matches = false
+    matches =
+      jsonTextMatches(members[name], matches ? memberType : null, depth + 1, facts) && matches
+  }
+  return matches
 }

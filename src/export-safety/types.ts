@@ -49,7 +49,26 @@ export interface CompoundType {
 /** The shape of an SNBT (or JSON) value, which picks a `oneOf` alternative. */
 export type Shape = 'compound' | 'list' | 'array' | 'quoted' | 'word'
 
-type RawType = string | { kind: string; [member: string]: unknown }
+/** A type as `vocabulary.json` writes it: a name of `types`, or a definition. */
+type RawType = string | RawDefinition
+
+interface RawDefinition {
+  kind: string
+  of?: RawType | RawType[]
+  length?: number
+  integer?: boolean
+  suffixes?: string[]
+  min?: number
+  max?: number
+  pattern?: string
+  placeholder?: string
+  values?: string[]
+  prefix?: string
+  members?: Record<string, RawType>
+  others?: RawType
+  namespace?: string
+  unknown?: string
+}
 
 const RAW_TYPES = data.types as unknown as Record<string, RawType>
 const compiled = new Map<string, ValueType>()
@@ -81,7 +100,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-function compile(raw: Exclude<RawType, string>): ValueType {
+function compile(raw: RawDefinition): ValueType {
   const of = () => typeOf(raw.of as RawType)
   const length = typeof raw.length === 'number' ? raw.length : null
   switch (raw.kind) {

@@ -37,6 +37,33 @@ export const MAX_MESSAGE_PATH_CHARS: number = data.limits.maxMessagePathChars
 /** The tag placeholder of the published form; a fetched export holds the caller's tag there. */
 export const PLACEHOLDER: string = data.placeholder
 
+/**
+ * What a placeholder may add to a text when fetched: the longest tag a caller may ask for
+ * (`maxTagChars`) less the placeholder's own length. Lengths are counted with it, so that an
+ * export accepted as published is accepted as fetched with any tag.
+ */
+export const PLACEHOLDER_GROWTH: number = data.limits.maxTagChars - data.placeholder.length
+
+/** What the placeholders in `text` may add to it when fetched (`PLACEHOLDER_GROWTH` each). */
+export function placeholderGrowth(text: string): number {
+  let growth = 0
+  for (let at = text.indexOf(PLACEHOLDER); at >= 0; at = text.indexOf(PLACEHOLDER, at + 1)) {
+    growth += PLACEHOLDER_GROWTH
+  }
+  return growth
+}
+
+/**
+ * The length of `text` counting each placeholder as the longest tag it may become, as far as
+ * `limit` is concerned: a text too short for any placeholder to bring it over `limit` is not
+ * searched.
+ */
+export function fetchedLength(text: string, limit: number): number {
+  // Each placeholder grows at most (16 + growth) / 16 times: a shorter text stays in bounds.
+  if (text.length * (1 + PLACEHOLDER_GROWTH / PLACEHOLDER.length) <= limit) return text.length
+  return text.length + placeholderGrowth(text)
+}
+
 /** The namespace an entity or sound id may leave out. */
 export const DEFAULT_NAMESPACE: string = data.defaultNamespace
 
