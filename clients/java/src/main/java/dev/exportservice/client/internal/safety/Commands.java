@@ -67,8 +67,10 @@ final class Commands {
   /** Throws unless {@code command} is in the vocabulary of a hitbox or (otherwise) a frame. */
   void check(String command, boolean hitbox) {
     checkOneLine(command);
-    if (command.length() > Vocabulary.MAX_COMMAND_CHARS) {
-      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(command.length()));
+    // Counted as fetched with the longest tag, so that no tag brings it over the game's limit.
+    int length = Vocabulary.fetchedLength(command, Vocabulary.MAX_COMMAND_CHARS);
+    if (length > Vocabulary.MAX_COMMAND_CHARS) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(length));
     }
     Words words = new Words(command);
     String word = words.next();

@@ -108,15 +108,20 @@ public final class SafetyCheck {
    */
   private static Refusal checkName(String parent, String name, List<String> checked, boolean only) {
     if (checked.contains(name)) return null;
-    if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(parent, name);
+    if (nameLength(name) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(parent, name);
     if (only || checked.contains(Vocabulary.visiblePart(name))) {
       return refusal(memberPath(parent, name), UnsafeContent.Reason.MEMBER, spellName(name));
     }
     return null;
   }
 
+  /** A member name's length, each placeholder counted as the longest tag it may become. */
+  private static int nameLength(String name) {
+    return Vocabulary.fetchedLength(name, Vocabulary.MAX_NAME_CHARS);
+  }
+
   private static Refusal nameTooLong(String parent, String name) {
-    String found = String.valueOf(name.length());
+    String found = String.valueOf(nameLength(name));
     return refusal(parent, UnsafeContent.Reason.LENGTH, found, "lengthName");
   }
 
@@ -127,6 +132,11 @@ public final class SafetyCheck {
    */
   private void passengers(String text, long spelled) {
     passengerBytes += spelled;
+    if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), "lengthPassengers");
+    }
+    // Each placeholder counted as the longest tag it may become when fetched.
+    passengerBytes += Vocabulary.placeholderGrowth(text);
     if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
       throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), "lengthPassengers");
     }
@@ -196,11 +206,11 @@ public final class SafetyCheck {
     if (!(keyframes instanceof Map)) return shape(keyframes, path);
     for (Map.Entry<String, Object> animation : written((Map<?, ?>) keyframes)) {
       String name = animation.getKey();
-      if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
+      if (nameLength(name) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
       String animationPath = memberPath(path, name);
       if (!(animation.getValue() instanceof Map)) return shape(animation.getValue(), animationPath);
       for (Map.Entry<String, Object> frame : written((Map<?, ?>) animation.getValue())) {
-        if (frame.getKey().length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(animationPath, frame.getKey());
+        if (nameLength(frame.getKey()) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(animationPath, frame.getKey());
         Refusal verdict =
             strings(frame.getValue(), memberPath(animationPath, frame.getKey()), command -> commands.check(command, false));
         if (verdict != null) return verdict;

@@ -50,6 +50,13 @@ final class Vocabulary {
   /** The tag placeholder of the published form; a fetched export holds the caller's tag there. */
   static final String PLACEHOLDER = VocabularyFile.string("placeholder");
 
+  /**
+   * What a placeholder may add to a text when fetched: the longest tag a caller may ask for
+   * ({@code maxTagChars}) less the placeholder's own length. Lengths are counted with it, so that
+   * an export accepted as published is accepted as fetched with any tag.
+   */
+  static final int PLACEHOLDER_GROWTH = limit("maxTagChars") - PLACEHOLDER.length();
+
   /** The namespace an entity or sound id may leave out. */
   static final String DEFAULT_NAMESPACE = VocabularyFile.string("defaultNamespace");
 
@@ -111,6 +118,24 @@ final class Vocabulary {
   private static final String TAGS = "Tags";
 
   private Vocabulary() {}
+
+  /** What the placeholders in {@code text} may add to it when fetched ({@link #PLACEHOLDER_GROWTH} each). */
+  static long placeholderGrowth(String text) {
+    long growth = 0;
+    for (int at = text.indexOf(PLACEHOLDER); at >= 0; at = text.indexOf(PLACEHOLDER, at + 1)) growth += PLACEHOLDER_GROWTH;
+    return growth;
+  }
+
+  /**
+   * The length of {@code text} counting each placeholder as the longest tag it may become, as far
+   * as {@code limit} is concerned: a text too short for any placeholder to bring it over
+   * {@code limit} is not searched.
+   */
+  static int fetchedLength(String text, int limit) {
+    // Each placeholder grows at most (16 + growth) / 16 times: a shorter text stays in bounds.
+    if (text.length() * (1 + (double) PLACEHOLDER_GROWTH / PLACEHOLDER.length()) <= limit) return text.length();
+    return (int) (text.length() + placeholderGrowth(text));
+  }
 
   private static int limit(String name) {
     return VocabularyFile.integer("limits", name);
