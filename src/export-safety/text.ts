@@ -7,6 +7,7 @@
  * lore) those kinds are refused; then the text must be of the text grammar of `vocabulary.json`
  * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
  */
+import { NOT_JSON, REPEATED, readJsonText } from './json-text.js'
 import { UnsafeContent } from './refusal.js'
 import { jsonTextMatches, textFacts, type TextFacts } from './typed-tree.js'
 import type { ValueType } from './types.js'
@@ -24,14 +25,17 @@ const STRUCTURE = /[{[]/
  */
 export function checkJsonText(value: string, type: ValueType, path: () => string): void {
   if (!STRUCTURE.test(value)) return
-  let parsed: unknown
+  let facts = textFacts()
+  let matches: boolean
   try {
-    parsed = JSON.parse(value)
-  } catch {
-    throw new UnsafeContent('text', 'not JSON')
+    matches = readJsonText(value, type, facts)
+  } catch (fault) {
+    if (fault === NOT_JSON) throw new UnsafeContent('text', 'not JSON')
+    if (fault !== REPEATED) throw fault
+    // A repeated member: `JSON.parse` keeps its last value at its first place; read that.
+    facts = textFacts()
+    matches = jsonTextMatches(JSON.parse(value), type, 0, facts)
   }
-  const facts = textFacts()
-  const matches = jsonTextMatches(parsed, type, 0, facts)
   if (facts.tooDeepArray) throw new UnsafeContent('depth', '[')
   if (facts.tooDeepObject) throw new UnsafeContent('depth', '{')
   throwWorldReading(facts.kinds)

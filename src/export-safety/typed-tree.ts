@@ -45,7 +45,7 @@ function jsonMatches(type: ValueType, value: unknown): boolean {
  * A JSON number matches a number type whose suffixes include none, by its value: an integer type
  * wants an integer in the int range and the type's own.
  */
-function jsonNumberMatches(type: ValueType, value: number): boolean {
+export function jsonNumberMatches(type: ValueType, value: number): boolean {
   const chosen = pick(type, 'word')
   if (chosen?.kind !== 'number' || !chosen.suffixes.has('') || !Number.isFinite(value)) {
     return false

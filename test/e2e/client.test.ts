@@ -93,9 +93,13 @@ describe('getExport against the running worker', () => {
     ])
   })
 
-  it('uses the service default tag when none is given', async () => {
-    const result = await getExport(id, { baseUrl: service.url, fetch: clientFetch() })
-    expect(result.content.Tags).toEqual(['model_root', 'model_0'])
+  it("sends a tag of the copy's own when none is given, and none (the service default) for null", async () => {
+    const own = await getExport(id, { baseUrl: service.url, fetch: clientFetch() })
+    expect(own.tag).toMatch(/^copy_[0-9a-f]{24}$/)
+    expect(own.content.Tags).toEqual([`${own.tag}_root`, `${own.tag}_0`])
+    const shared = await getExport(id, { baseUrl: service.url, tag: null, fetch: clientFetch() })
+    expect(shared.tag).toBeNull()
+    expect(shared.content.Tags).toEqual(['model_root', 'model_0'])
   })
 
   it.each(['12345', '1234567', '12a456', ' 123456', '１２３４５６', ''])(
