@@ -393,6 +393,16 @@ const TEXTS = [
   '['.repeat(65) + '{"nbt":1}' + ']'.repeat(65),
   '{"a":'.repeat(66) + '{"score":1}' + '}'.repeat(66),
   '[{"score":1},' + '['.repeat(70) + ']'.repeat(70) + ']',
+  // The text grammar: repeated members of other types, JavaScript's own names, faults after depth.
+  '['.repeat(70) + ']'.repeat(70) + 'x',
+  '{"text":"a","text":1}',
+  '{"extra":[],"extra":[{"selector":"@a"}]}',
+  '{"text":"x","__proto__":{"nbt":1}}',
+  '{"text":"x","__proto__":1}',
+  '{"text":"x","color":"red","bold":1b}',
+  '{"text":"x","shadow_color":[1,0.5,0,1]}',
+  '{"translate":"a","with":[{"text":"b"},"c",[]]}',
+  '{"text":"x","hoverEvent":{"action":"show_text","contents":{"nbt":"x"}}}',
 ]
 
 /** A JSON text put where a part's CustomName (or a text display's text) goes. */
