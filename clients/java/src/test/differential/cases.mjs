@@ -3,6 +3,11 @@
 // (DifferentialTest) runs the Java check on each and reports every case where the two differ.
 //
 // node clients/java/src/test/differential/cases.mjs --seed 20261126 --count 6000 --out FILE
+//   [--hostile-seed 41 --hostile-count 5000]
+//
+// With --hostile-count, the cases are the hostile generator's instead (test/support/
+// hostile-exports.ts): each hostile export as published, and as fetched with each tag that
+// completes its insertion (substituted by the service's own substitution).
 //
 // The TypeScript check is bundled from src/export-safety with esbuild (a dev dependency), so this
 // runs the service's own code. Deterministic: the same seed gives the same cases, byte for byte.
@@ -42,13 +47,87 @@ async function loadCheck() {
   return import(pathToFileURL(bundle).href)
 }
 
+/** The hostile generator and the service's substitution, bundled from this checkout. */
+async function loadHostile() {
+  const entry = join(dirname(out), 'hostile-entry.mjs')
+  const bundle = join(dirname(out), 'hostile.mjs')
+  mkdirSync(dirname(bundle), { recursive: true })
+  writeFileSync(
+    entry,
+    [
+      `export { hostileExports } from ${JSON.stringify(join(root, 'test/support/hostile-exports.ts'))}`,
+      `export { substitution } from ${JSON.stringify(join(root, 'src/substitution/index.ts'))}`,
+    ].join('\n'),
+  )
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: bundle,
+    logLevel: 'error',
+  })
+  return import(pathToFileURL(bundle).href)
+}
+
+/** `json` as the service serves it fetched with `tag`. */
+function fetchedWith(hostile, json, tag) {
+  const engine = hostile.substitution(tag, { escapedPlaceholders: true })
+  const parts = [engine.push(new TextEncoder().encode(json)), engine.finish()]
+  return Buffer.concat(parts.map((part) => Buffer.from(part))).toString('utf8')
+}
+
+/** The hostile generator's cases: each export as published, then as fetched with each tag. */
+async function hostileCases() {
+  const hostile = await loadHostile()
+  const names = readdirSync(join(root, 'fixtures'))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+  const fixtures = Object.fromEntries(
+    names.map((file) => [
+      file.replace(/\.json$/, ''),
+      readFileSync(join(root, 'fixtures', file), 'utf8'),
+    ]),
+  )
+  const lines = []
+  const exports = hostile.hostileExports({
+    seed: Number(options['hostile-seed'] ?? 41),
+    count: Number(options['hostile-count']),
+    fixtures,
+  })
+  for (const hostileCase of exports) {
+    const how = `${hostileCase.kind} ${hostileCase.form} ${hostileCase.position}`
+    const forms = [[hostileCase.json, null]]
+    for (const tag of hostileCase.fetchTags)
+      forms.push([fetchedWith(hostile, hostileCase.json, tag), tag])
+    for (const [text, tag] of forms) {
+      lines.push(
+        JSON.stringify({
+          case: `${hostileCase.id}${tag === null ? '' : ` tag=${tag}`}`,
+          how,
+          text,
+          tag,
+          verdict: verdictOf(text, tag),
+        }),
+      )
+    }
+  }
+  return { lines, exports: exports.length }
+}
+
 /** What the TypeScript check says: its verdict, or the kind of error it threw. */
 function verdictOf(text, tag) {
   try {
     const verdict =
       tag === null ? check.checkExportSafety(text) : check.checkExportSafety(text, { tag })
     if (verdict.safe) return { safe: true }
-    return { safe: false, reason: verdict.reason, path: verdict.path, found: verdict.found }
+    return {
+      safe: false,
+      reason: verdict.reason,
+      path: verdict.path,
+      found: verdict.found,
+      message: verdict.message,
+    }
   } catch (error) {
     return {
       threw: error instanceof SyntaxError ? 'SyntaxError' : `${error.name}: ${error.message}`,
@@ -314,6 +393,16 @@ const TEXTS = [
   '['.repeat(65) + '{"nbt":1}' + ']'.repeat(65),
   '{"a":'.repeat(66) + '{"score":1}' + '}'.repeat(66),
   '[{"score":1},' + '['.repeat(70) + ']'.repeat(70) + ']',
+  // The text grammar: repeated members of other types, JavaScript's own names, faults after depth.
+  '['.repeat(70) + ']'.repeat(70) + 'x',
+  '{"text":"a","text":1}',
+  '{"extra":[],"extra":[{"selector":"@a"}]}',
+  '{"text":"x","__proto__":{"nbt":1}}',
+  '{"text":"x","__proto__":1}',
+  '{"text":"x","color":"red","bold":1b}',
+  '{"text":"x","shadow_color":[1,0.5,0,1]}',
+  '{"translate":"a","with":[{"text":"b"},"c",[]]}',
+  '{"text":"x","hoverEvent":{"action":"show_text","contents":{"nbt":"x"}}}',
 ]
 
 /** A JSON text put where a part's CustomName (or a text display's text) goes. */
@@ -688,6 +777,15 @@ function slice(document, which) {
 
 async function main() {
   check = await loadCheck()
+  if (options['hostile-count'] !== undefined) {
+    const { lines, exports } = await hostileCases()
+    mkdirSync(dirname(out), { recursive: true })
+    writeFileSync(out, lines.join('\n') + '\n')
+    console.log(
+      `hostile cases: ${lines.length} (${exports} exports and their fetched forms), written to ${out}`,
+    )
+    return
+  }
   random = mulberry32(seed)
   vocabulary = words()
   const bases = baseDocuments()

@@ -117,19 +117,37 @@ public final class ExportClient {
 
   /**
    * {@code GET}: the export published under {@code id}, with {@code tag} substituted for
-   * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model}).
+   * {@code [MODELSERVERTAG]}.
+   *
+   * <p>With a {@code null} tag the client asks for a tag unique to this copy ({@link #uniqueTag()},
+   * read it back from {@link Model#tag()}), never the service's shared default {@code model}: the
+   * frames of an export reach every part that carries the tag they were fetched with, so two
+   * copies fetched under one tag (two models, or one model spawned twice, by any plugin on the
+   * server) animate, change and remove each other's parts. Name a tag only to reach a copy you
+   * spawned before, or a copy another tool spawned under a tag you know.
    *
    * <p>A malformed ID fails with {@link InvalidRequestException} without a request.
    *
    * @param id the publication ID: six ASCII digits
-   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
-   * model}
-   * @return {@code GET}: the export published under {@code id}, with {@code tag} substituted for
-   * {@code [MODELSERVERTAG]} ({@code null}: the service's default, {@code model})
+   * @param tag the tag to substitute for the placeholder; null for a new tag unique to this copy
+   * @return the export, with its model read and checked against the display-model vocabulary
    */
   public CompletableFuture<Export> fetch(String id, String tag) {
-    String served = servedTag(tag);
-    return call(GET, id, tag, response -> Export.of(response, allowUnsafeExports, served));
+    String asked = tag != null ? tag : uniqueTag();
+    String served = servedTag(asked);
+    return call(GET, id, asked, response -> Export.of(response, allowUnsafeExports, served));
+  }
+
+  /**
+   * A new tag that no other copy carries: {@code copy_} and 24 random hex digits (29 characters,
+   * kept by the service as they are; the TypeScript client's form). What
+   * {@link #fetch(String, String)} asks for when given no tag; for {@link Model#withTag(String)},
+   * a second copy of a model without another request.
+   *
+   * @return a tag unique to one copy of a model
+   */
+  public static String uniqueTag() {
+    return CopyTag.next();
   }
 
   /**
@@ -137,8 +155,8 @@ public final class ExportClient {
    * Costs one request of the rate limit, like a {@code GET}.
    *
    * @param id the publication ID: six ASCII digits
-   * @param tag the tag to substitute for the placeholder; null for the service's default, {@code
-   * model}
+   * @param tag the tag to substitute for the placeholder (it changes the size); null for the
+   *     service's default, {@code model}
    * @return {@code HEAD}: whether the export exists, its size and remaining lifetime, without its
    * body
    */

@@ -2,6 +2,7 @@ package dev.exportservice.client;
 
 import dev.exportservice.client.internal.model.ModelData;
 import dev.exportservice.client.internal.model.ModelTags;
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -39,9 +40,10 @@ public final class Model {
 
   /**
    * The most characters {@link #summonCommands()} puts in one command: the game's own limit on a
-   * command (a command block's), which docs/export-safety.md also holds every frame command to.
+   * command (a command block's, 32,500), which docs/export-safety.md also holds every frame
+   * command to; read from the vocabulary file the jar carries ({@code maxCommandChars}).
    */
-  public static final int MAX_COMMAND_CHARS = 32_500;
+  public static final int MAX_COMMAND_CHARS = VocabularyFile.integer("limits", "maxCommandChars");
 
   private final String tag;
   private final List<String> passengers;
@@ -85,9 +87,9 @@ public final class Model {
   }
 
   /**
-   * The model of an export document's text (a saved copy, or one read elsewhere), after the
-   * safety check with the model's own tag ({@link #tag()}: the placeholder in a published
-   * document, the tag a saved copy was fetched with); {@link #parse(String, String)} names it.
+   * The model of an export document's text (a saved copy, or one read elsewhere), after
+   * {@link ExportSafety#check(String)}: published, or fetched with any tag, every selector
+   * reaching only tags the model's own parts carry; {@link #parse(String, String)} names the tag.
    *
    * @param json the export document's text, {@code {"content": {...}}}
    * @return its model
@@ -97,7 +99,7 @@ public final class Model {
   public static Model parse(String json) {
     Object document = ExportDocuments.parse(Objects.requireNonNull(json, "json"), DocumentOrigin.CALLER_TEXT);
     ExportDocuments.requireExport(document, DocumentOrigin.CALLER_TEXT);
-    ExportSafety.check(document, ExportDocuments.tagOf(document), DocumentOrigin.CALLER_TEXT, null);
+    ExportSafety.check(document, null, DocumentOrigin.CALLER_TEXT, null);
     return ExportDocuments.model(document, DocumentOrigin.CALLER_TEXT);
   }
 

@@ -22,22 +22,50 @@ import org.junit.jupiter.api.Test;
  * a seed (inserted, deleted and replaced characters, escapes, duplicate and look-alike members,
  * shape swaps, raw byte-order marks, lengths and depths around the limits) and writes each case
  * with the service's verdict; every case must get the same {@code safe}, {@code reason},
- * {@code path} and {@code found} here (or be refused as not JSON on both sides). The seed and the
- * count come from {@code -Ddifferential.seed} and {@code -Ddifferential.count}.
+ * {@code path}, {@code found} and message here (the messages are the vocabulary file's; or be refused
+ * as not JSON on both sides). The seed and the
+ * count come from {@code -Ddifferential.seed} and {@code -Ddifferential.count}; the hostile
+ * generator's from {@code -Ddifferential.hostileSeed} and {@code -Ddifferential.hostileCount}.
  */
 class DifferentialTest {
   private static final Path ROOT = Path.of(System.getProperty("service.root", "../..")).toAbsolutePath().normalize();
   private static final long SEED = Long.getLong("differential.seed", 20261126L);
   private static final int COUNT = Integer.getInteger("differential.count", 6000);
+  private static final long HOSTILE_SEED = Long.getLong("differential.hostileSeed", 41L);
+  private static final int HOSTILE_COUNT = Integer.getInteger("differential.hostileCount", 5000);
 
   @Test
   void everyGeneratedCaseGetsTheSameVerdictInBothLanguages() throws Exception {
     Path cases = Path.of("target", "differential", "cases-" + SEED + ".jsonl").toAbsolutePath();
+    int checked =
+        compare(cases, List.of("--seed", String.valueOf(SEED), "--count", String.valueOf(COUNT)), "seed " + SEED);
+    assertEquals(COUNT, checked, "every generated case was read");
+  }
+
+  /**
+   * The hostile generator's exports (test/support/hostile-exports.ts: reader markers, escapes,
+   * placeholder completions and values of the wrong type in every value position), as published
+   * and as fetched with the tags that complete them: the same verdict in both languages.
+   */
+  @Test
+  void everyHostileCaseGetsTheSameVerdictInBothLanguages() throws Exception {
+    Path cases = Path.of("target", "differential", "hostile-" + HOSTILE_SEED + ".jsonl").toAbsolutePath();
+    int checked =
+        compare(
+            cases,
+            List.of("--hostile-seed", String.valueOf(HOSTILE_SEED), "--hostile-count", String.valueOf(HOSTILE_COUNT)),
+            "hostile seed " + HOSTILE_SEED);
+    assertTrue(checked >= HOSTILE_COUNT, checked + " hostile cases: every export at least as published");
+  }
+
+  /**
+   * Runs cases.mjs with {@code arguments} into {@code cases}, then the Java check on every case;
+   * fails on any disagreement. Returns how many cases were compared.
+   */
+  private static int compare(Path cases, List<String> arguments, String seed) throws Exception {
     List<String> command =
-        new ArrayList<>(
-            List.of(
-                "node", "clients/java/src/test/differential/cases.mjs",
-                "--seed", String.valueOf(SEED), "--count", String.valueOf(COUNT), "--out", cases.toString()));
+        new ArrayList<>(List.of("node", "clients/java/src/test/differential/cases.mjs", "--out", cases.toString()));
+    command.addAll(arguments);
     // A port in progress: the TypeScript check of another checkout (-Ddifferential.check=DIR).
     String check = System.getProperty("differential.check");
     if (check != null) command.addAll(List.of("--check", check));
@@ -60,7 +88,10 @@ class DifferentialTest {
         Map<?, ?> generated = (Map<?, ?>) JsonReader.parse(line);
         String text = (String) generated.get("text");
         Map<String, Object> java = verdict(text, (String) generated.get("tag"));
-        Map<?, ?> typescript = (Map<?, ?>) generated.get("verdict");
+        Map<String, Object> typescript = new LinkedHashMap<>();
+        ((Map<?, ?>) generated.get("verdict")).forEach((name, value) -> typescript.put((String) name, value));
+        // The exception's message is the refusal's sentence made plain for a log (PlainText).
+        typescript.computeIfPresent("message", (name, message) -> PlainText.of((String) message));
         String kind = kindOf(typescript);
         kinds.merge(kind, 1, Integer::sum);
         checked++;
@@ -72,13 +103,12 @@ class DifferentialTest {
       }
     }
     System.out.println(
-        "differential: " + checked + " cases, seed " + SEED + ", " + disagreements.size() + " disagreements; "
-            + kinds);
-    assertEquals(COUNT, checked, "every generated case was read");
+        "differential: " + checked + " cases, " + seed + ", " + disagreements.size() + " disagreements; " + kinds);
     assertTrue(
         disagreements.isEmpty(),
-        disagreements.size() + " of " + checked + " cases differ (seed " + SEED + "):\n"
+        disagreements.size() + " of " + checked + " cases differ (" + seed + "):\n"
             + String.join("\n", disagreements.subList(0, Math.min(40, disagreements.size()))));
+    return checked;
   }
 
   /** The Java check's verdict, in the form the generator writes the TypeScript one. */
@@ -93,6 +123,7 @@ class DifferentialTest {
       verdict.put("reason", unsafe.reason());
       verdict.put("path", unsafe.path());
       verdict.put("found", unsafe.found());
+      verdict.put("message", unsafe.getMessage());
     } catch (ExportServiceException notJson) {
       verdict.put("threw", notJson.getMessage().contains("it is not JSON") ? "SyntaxError" : notJson.getMessage());
     } catch (RuntimeException | StackOverflowError failed) {

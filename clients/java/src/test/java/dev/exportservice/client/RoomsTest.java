@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The library's rooms and which way data flows between them: the client (this package) uses
  * every room; the model and the safety check read through the SNBT room (the check also reads
- * JSON text inside SNBT) and never use each other; the JSON and SNBT rooms use nothing. A reference the other way (a room naming the
+ * JSON text inside SNBT) and never use each other; the SNBT room reads its limit from the
+ * vocabulary room, which reads the vocabulary file through the JSON room; the JSON room uses nothing. A reference the other way (a room naming the
  * client, or the model and the safety check naming each other) fails here.
  */
 class RoomsTest {
@@ -27,10 +28,11 @@ class RoomsTest {
   /** Each room and the rooms it may name. */
   private static final Map<String, Set<String>> MAY_USE =
       Map.of(
-          "client", Set.of("internal.json", "internal.snbt", "internal.model", "internal.safety"),
+          "client", Set.of("internal.json", "internal.snbt", "internal.model", "internal.safety", "internal.vocabulary"),
           "internal.model", Set.of("internal.snbt"),
-          "internal.safety", Set.of("internal.snbt", "internal.json"),
-          "internal.snbt", Set.of(),
+          "internal.safety", Set.of("internal.snbt", "internal.json", "internal.vocabulary"),
+          "internal.snbt", Set.of("internal.vocabulary"),
+          "internal.vocabulary", Set.of("internal.json"),
           "internal.json", Set.of());
   private static final Pattern NAMED = Pattern.compile("dev\\.exportservice\\.client(\\.internal\\.[a-z]+)?\\b");
 
@@ -49,14 +51,14 @@ class RoomsTest {
       }
     }
     uses.forEach((room, others) -> assertTrue(MAY_USE.get(room).containsAll(others), room + " uses " + others));
-    assertEquals(Set.of("client", "internal.model", "internal.safety"), uses.keySet(), "who uses another room");
+    assertEquals(Set.of("client", "internal.model", "internal.safety", "internal.snbt", "internal.vocabulary"), uses.keySet(), "who uses another room");
   }
 
   @Test
   void onlyTheClientsRoomIsTheApi() throws Exception {
     try (Stream<Path> files = Files.list(SOURCES.resolve("internal"))) {
       List<String> rooms = files.map(path -> path.getFileName().toString()).sorted().toList();
-      assertEquals(List.of("json", "model", "safety", "snbt"), rooms);
+      assertEquals(List.of("json", "model", "safety", "snbt", "vocabulary"), rooms);
     }
   }
 

@@ -49,7 +49,7 @@ class BoundsTest {
       assertEquals(
           "FAILED ExportServiceException The response to GET "
               + server.url()
-              + "/server-api?id=123456 (HTTP 200) is larger than maxBodyBytes, 8388608 bytes once"
+              + "/server-api?id=123456&tag=bomb (HTTP 200) is larger than maxBodyBytes, 8388608 bytes once"
               + " decompressed: the client stopped reading it. | cause TooLarge",
           bounded);
       // A bound the heap cannot hold: the OutOfMemoryError still completes the call.

@@ -87,11 +87,32 @@ class FetchTest {
   }
 
   @Test
-  void aNullTagIsTheServicesDefault() {
-    ExportClient client = client(service.url, LocalService.freshClientAddress());
-    Export export = client.fetch(smallId, null).join();
-    assertEquals(
-        SMALL.replace(LocalService.PLACEHOLDER, "model"), export.body(), "tag model by default");
+  void aNullTagAsksForATagOfTheCopysOwnNeverTheSharedDefault() throws Exception {
+    String id = published.get("stone-gate-136-displays");
+    byte[] document = LocalService.fixture("stone-gate-136-displays");
+    try (RecordingProxy proxy = new RecordingProxy(service.url)) {
+      ExportClient client = client(proxy.url(), LocalService.freshClientAddress());
+      // The same model twice, as a plugin spawns two copies: each copy's parts carry a tag of
+      // their own, so one copy's frames never reach the other's parts.
+      Export first = client.fetch(id, null).get(30, TimeUnit.SECONDS);
+      Export second = client.fetch(id, null).get(30, TimeUnit.SECONDS);
+      List<String> sent = new ArrayList<>();
+      for (RecordingProxy.Exchange exchange : proxy.exchanges()) {
+        assertTrue(exchange.query().matches("id=" + id + "&tag=copy_[0-9a-f]{24}"), exchange.query());
+        sent.add(exchange.query().substring(exchange.query().indexOf("&tag=") + 5));
+      }
+      assertEquals(2, sent.size());
+      assertTrue(!sent.get(0).equals(sent.get(1)), "a tag per copy: " + sent);
+      assertArrayEquals(LocalService.substituted(document, sent.get(0)), first.bytes());
+      assertArrayEquals(LocalService.substituted(document, sent.get(1)), second.bytes());
+      assertEquals(sent.get(0), first.model().tag());
+      assertEquals(sent.get(1), second.model().tag());
+    }
+    // A tag named by the caller is sent as it is; "model" is still the service's default.
+    Export named = client(service.url, LocalService.freshClientAddress()).fetch(smallId, "model").join();
+    assertEquals(SMALL.replace(LocalService.PLACEHOLDER, "model"), named.body());
+    String unique = ExportClient.uniqueTag();
+    assertTrue(unique.matches("copy_[0-9a-f]{24}") && !unique.equals(ExportClient.uniqueTag()), unique);
   }
 
   @Test

@@ -17,7 +17,7 @@ public final class GzipBombProbe {
     ExportClient client =
         ExportClient.builder(URI.create(args[0])).maxBodyBytes(Integer.parseInt(args[1])).build();
     try {
-      client.fetch("123456", null).get(60, TimeUnit.SECONDS);
+      client.fetch("123456", "bomb").get(60, TimeUnit.SECONDS);
       System.out.println("SUCCEEDED");
     } catch (java.util.concurrent.ExecutionException failed) {
       Throwable error = failed.getCause();

@@ -1,5 +1,6 @@
 package dev.exportservice.client.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.exportservice.client.Animation;
 import dev.exportservice.client.Export;
 import dev.exportservice.client.ExportClient;
+import dev.exportservice.client.ExportSafety;
 import dev.exportservice.client.FixtureFrames;
 import dev.exportservice.client.Model;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +65,27 @@ class ModelTest {
   @AfterAll
   static void stop() throws Exception {
     if (service != null) service.close();
+  }
+
+  /**
+   * The one-argument check and {@code Model.parse(json)} accept a real model as fetched, whatever
+   * its tag (the tags the service allows, the words a plugin's reader keys on among them): its
+   * selectors reach only the tags its own parts carry.
+   */
+  @Test
+  void theOneArgumentCheckAcceptsEveryFixtureFetchedWithAnyTag() {
+    ExportClient ownClient = LocalService.clientOfItsOwn(service.url, Duration.ZERO);
+    List<String> tags = List.of("fk", "id", "Passengers", "passengers", "minecraft", "_", "-", "t".repeat(100));
+    for (Map.Entry<String, String> fixture : published.entrySet()) {
+      for (String tag : tags) {
+        String body = ownClient.fetch(fixture.getValue(), tag).join().body();
+        String name = fixture.getKey() + " fetched with tag=" + tag;
+        assertTrue(body.contains(tag + "_0"), name);
+        assertDoesNotThrow(() -> ExportSafety.check(body), name);
+        assertDoesNotThrow(() -> ExportSafety.check(body, tag), name);
+        assertEquals(tag, Model.parse(body).tag(), name);
+      }
+    }
   }
 
   @Test

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import dev.exportservice.client.internal.snbt.Selector;
-import dev.exportservice.client.internal.snbt.Snbt;
 
 /**
  * The commands that animate a model, one per string, checked against the vocabulary:
@@ -39,8 +38,11 @@ final class Commands {
 
   /** The tags the model's parts carry; a hitbox's summon adds its own. */
   private final Set<String> ownTags;
-  /** What every selector's tag begins with: the placeholder, or the tag a fetched export was asked with. */
-  private final String modelTag;
+  /**
+   * What every selector's tag begins with: the placeholder, or the tag a fetched export was asked
+   * with; null to read it from the parts' tags once every frame may target them.
+   */
+  private String modelTag;
   /** A selector's verdict is kept: every frame targets the same parts. */
   private final Map<String, String> selectorTypes = new HashMap<>();
 
@@ -65,8 +67,10 @@ final class Commands {
   /** Throws unless {@code command} is in the vocabulary of a hitbox or (otherwise) a frame. */
   void check(String command, boolean hitbox) {
     checkOneLine(command);
-    if (command.length() > Vocabulary.MAX_COMMAND_CHARS) {
-      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(command.length()));
+    // Counted as fetched with the longest tag, so that no tag brings it over the game's limit.
+    int length = Vocabulary.fetchedLength(command, Vocabulary.MAX_COMMAND_CHARS);
+    if (length > Vocabulary.MAX_COMMAND_CHARS) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(length));
     }
     Words words = new Words(command);
     String word = words.next();
@@ -79,6 +83,9 @@ final class Commands {
       checkPlaysound(words);
     } else {
       throw new UnsafeContent(UnsafeContent.Reason.COMMAND, word);
+    }
+    if (!PluginReaders.readsAsDisplayEntityUtils(command)) {
+      throw new UnsafeContent(UnsafeContent.Reason.READER, PluginReaders.DISPLAY_ENTITY_UTILS, "readerRun");
     }
   }
 
@@ -93,7 +100,7 @@ final class Commands {
     String selector = words.next();
     String type = selectorTypes.get(selector);
     if (type == null) {
-      type = checkOwnPartSelector(selector);
+      type = checkOwnPartSelector(selector, tagOfModel());
       if (selectorTypes.size() < MAX_KEPT_SELECTORS) selectorTypes.put(selector, type);
     }
     Vocabulary.checkPartData(type, words.compoundToEnd(), null);
@@ -124,7 +131,7 @@ final class Commands {
    * and one or more {@code tag=}s the model's own parts carry. Returns the type. A tag holds the
    * placeholder in the published form ({@code tag=[MODELSERVERTAG]_7}), so brackets nest.
    */
-  private String checkOwnPartSelector(String selector) {
+  private String checkOwnPartSelector(String selector, String modelTag) {
     if (!selector.startsWith("@e[") || !selector.endsWith("]")) {
       throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
     }
@@ -150,6 +157,21 @@ final class Commands {
     }
     if (type == null || !tagged) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, selector);
     return type;
+  }
+
+  /**
+   * What a selector's tag must begin with. Not given: the placeholder when a part's tag begins
+   * with it (the published form), else nothing (a fetched form: every tag a selector names must
+   * still be one the model's own parts carry). Read at the first selector, when the parts' and
+   * hitboxes' tags are all collected.
+   */
+  private String tagOfModel() {
+    if (modelTag == null) {
+      boolean published = false;
+      for (String tag : ownTags) if (tag.startsWith(Vocabulary.PLACEHOLDER)) published = true;
+      modelTag = published ? Vocabulary.PLACEHOLDER : "";
+    }
+    return modelTag;
   }
 
   private static boolean validExtra(String name, String value) {
@@ -183,7 +205,7 @@ final class Commands {
 
     /** The next word (possibly empty), and the one space after it. */
     String next() {
-      if (position > text.length()) throw Snbt.unexpectedAt(text, text.length());
+      if (position > text.length()) throw CheckedSnbt.unexpectedAt(text, text.length());
       int space = text.indexOf(' ', position);
       int end = space < 0 ? text.length() : space;
       String word = text.substring(position, end);
@@ -200,8 +222,12 @@ final class Commands {
       if (!atEnd()) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, next());
     }
 
-    Snbt.Compound compoundToEnd() {
-      return Snbt.compoundToEnd(text, position, Readers::check);
+    /** An SNBT compound that runs to the end of the command. */
+    SnbtValue.Compound compoundToEnd() {
+      if (position >= text.length() || text.charAt(position) != '{') throw CheckedSnbt.unexpectedAt(text, position);
+      CheckedSnbt.Parse parse = CheckedSnbt.value(text, position, null);
+      if (parse.end() != text.length()) throw CheckedSnbt.unexpectedAt(text, parse.end());
+      return (SnbtValue.Compound) parse.value();
     }
   }
 }

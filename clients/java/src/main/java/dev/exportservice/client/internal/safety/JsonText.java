@@ -1,87 +1,72 @@
 package dev.exportservice.client.internal.safety;
 
 import dev.exportservice.client.internal.json.JsonReader;
-import dev.exportservice.client.internal.snbt.Snbt;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * JSON text that does not read the world. The game resolves a text component of the kinds
- * {@code selector}, {@code nbt} and {@code score} against the world, with the permissions of
- * whoever runs the summon or {@code data merge} (the console): a model could show players'
- * names, positions and inventories. So in every JSON text the check meets (a text display's
- * {@code text}, any part's {@code CustomName}, an item's names and lore), those components are
- * refused; plain text, {@code translate}, {@code keybind} and styling stay.
+ * JSON text (a text component) that does not read the world and is written in the text grammar
+ * (src/export-safety/text.ts). The game resolves a text component of the kinds {@code selector},
+ * {@code nbt} and {@code score} against the world, with the permissions of whoever runs the
+ * summon or {@code data merge} (the console): a model could show players' names, positions and
+ * inventories. So in every text (a value whose type is of kind {@code text}: a text display's
+ * {@code text}, any part's {@code CustomName}, an item's names and lore) those kinds are
+ * refused; then the text must be of the vocabulary file's text grammar.
  */
 final class JsonText {
-  private static final Set<String> KINDS = Set.copyOf(Vocabulary.WORLD_READING_KINDS);
-  private static final Set<String> ITEM_TEXT_KEYS = Set.copyOf(Vocabulary.ITEM_TEXT_KEYS);
-
   private JsonText() {}
 
   /**
-   * Throws when the JSON text {@code value} reads the world. A list is read item by item, in
-   * order; each string (JSON text) or SNBT compound is one text: a string holding '{' or '[' that
-   * is not strict JSON is {@code text} {@code not JSON}; JSON nested deeper than the SNBT depth
-   * limit is {@code depth} ({@code found} '[' when an array is too deep, else '{'); then, when the
-   * text holds components of several kinds, {@code found} is the first of the world-reading kinds
-   * ({@code selector}, {@code nbt}, {@code score}) it holds, wherever they stand, so that the
-   * order a reader walks keys in never changes the verdict.
+   * Throws unless the quoted string {@code value} is text of {@code type}: without '{' or '[' it
+   * is plain text; else it must be strict JSON ({@code text} {@code not JSON}), nested at most the
+   * SNBT depth limit ({@code depth}, {@code found} '[' when an array is too deep, else '{'), hold
+   * none of the world-reading kinds ({@code text}, the first of them it holds anywhere, so the
+   * order a reader walks keys in never changes the verdict), and be of {@code type}
+   * ({@code type} at {@code path}).
    */
-  static void check(Object value) {
-    if (value instanceof List) {
-      for (Object item : (List<?>) value) check(item);
-      return;
+  static void checkJson(String value, ValueType type, Supplier<String> path) {
+    if (value.indexOf('{') < 0 && value.indexOf('[') < 0) return;
+    Object parsed;
+    try {
+      parsed = JsonReader.parse(value);
+    } catch (IllegalArgumentException notJson) {
+      throw new UnsafeContent(UnsafeContent.Reason.TEXT, "not JSON");
     }
     Set<String> found = new HashSet<>();
-    if (value instanceof Snbt.Compound) {
-      collectSnbt(value, found);
-    } else if (value instanceof String) {
-      String text = (String) value;
-      if (text.indexOf('{') < 0 && text.indexOf('[') < 0) return;
-      Object parsed;
-      try {
-        parsed = JsonReader.parse(text);
-      } catch (IllegalArgumentException notJson) {
-        throw new UnsafeContent(UnsafeContent.Reason.TEXT, "not JSON");
-      }
-      boolean[] tooDeep = collectJson(parsed, found);
-      if (tooDeep[0]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "[");
-      if (tooDeep[1]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "{");
-    } else {
-      return;
-    }
+    boolean[] tooDeep = collectJson(parsed, found);
+    if (tooDeep[0]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "[");
+    if (tooDeep[1]) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, "{");
+    throwWorldReading(found);
+    if (!TypedTree.jsonMatches(type, parsed)) throw new UnsafeContent(UnsafeContent.Reason.TYPE, path.get());
+  }
+
+  /** The same for text written as SNBT (a compound or a list, read whole). */
+  static void checkSnbt(SnbtValue value, ValueType type, Supplier<String> path) {
+    Set<String> found = new HashSet<>();
+    collectSnbt(value, found);
+    throwWorldReading(found);
+    if (!TypedTree.snbtMatches(type, value)) throw new UnsafeContent(UnsafeContent.Reason.TYPE, path.get());
+  }
+
+  private static void throwWorldReading(Set<String> found) {
     for (String kind : Vocabulary.WORLD_READING_KINDS) {
       if (found.contains(kind)) throw new UnsafeContent(UnsafeContent.Reason.TEXT, kind);
     }
   }
 
-  /** The texts of an item, at any depth inside it: its names and lore. */
-  static void checkItem(Object item) {
-    if (item instanceof List) {
-      for (Object value : (List<?>) item) checkItem(value);
-    } else if (item instanceof Snbt.Compound) {
-      Snbt.Compound compound = (Snbt.Compound) item;
-      for (int i = 0; i < compound.size(); i++) {
-        if (ITEM_TEXT_KEYS.contains(compound.name(i))) check(compound.value(i));
-        else checkItem(compound.value(i));
-      }
-    }
-  }
-
   /** Adds the world-reading kinds named anywhere in an SNBT text to {@code found}. */
-  private static void collectSnbt(Object value, Set<String> found) {
-    if (value instanceof List) {
-      for (Object item : (List<?>) value) collectSnbt(item, found);
-    } else if (value instanceof Snbt.Compound) {
-      Snbt.Compound compound = (Snbt.Compound) value;
-      for (int i = 0; i < compound.size(); i++) {
-        if (KINDS.contains(compound.name(i))) found.add(compound.name(i));
-        collectSnbt(compound.value(i), found);
+  private static void collectSnbt(SnbtValue value, Set<String> found) {
+    if (value instanceof SnbtValue.ListOf list) {
+      for (SnbtValue item : list.items()) collectSnbt(item, found);
+    } else if (value instanceof SnbtValue.Compound compound) {
+      for (Map.Entry<String, SnbtValue> member : compound.members()) {
+        if (Vocabulary.WORLD_READING_KINDS.contains(member.getKey())) found.add(member.getKey());
+        collectSnbt(member.getValue(), found);
       }
     }
   }
@@ -100,7 +85,7 @@ final class JsonText {
       Object value = next[0];
       int depth = (Integer) next[1];
       if (!(value instanceof List) && !(value instanceof Map)) continue;
-      if (depth >= Snbt.MAX_DEPTH) {
+      if (depth >= Vocabulary.MAX_SNBT_DEPTH) {
         tooDeep[value instanceof List ? 0 : 1] = true;
         continue;
       }
@@ -108,7 +93,7 @@ final class JsonText {
         for (Object item : (List<?>) value) stack.push(new Object[] {item, depth + 1});
       } else {
         for (Map.Entry<?, ?> member : ((Map<?, ?>) value).entrySet()) {
-          if (KINDS.contains((String) member.getKey())) found.add((String) member.getKey());
+          if (Vocabulary.WORLD_READING_KINDS.contains((String) member.getKey())) found.add((String) member.getKey());
           stack.push(new Object[] {member.getValue(), depth + 1});
         }
       }

@@ -3,7 +3,7 @@ package dev.exportservice.client.internal.safety;
 import dev.exportservice.client.internal.json.JsonArray;
 import dev.exportservice.client.internal.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import dev.exportservice.client.internal.snbt.Snbt;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -62,11 +62,13 @@ public final class SafetyCheck {
    *
    * @param document parsed JSON: maps, lists, strings, numbers, booleans, null
    * @param modelTag what every selector's tag begins with: the placeholder in the published form,
-   *     the tag it was fetched with in a fetched one (never empty)
+   *     the tag it was fetched with in a fetched one (never empty); null to read it from the
+   *     parts' tags: the placeholder when a part's tag begins with it, else any tag the model's
+   *     own parts carry
    * @return the refusal, or null when the document is inside the vocabulary
    */
   public static Refusal find(Object document, String modelTag) {
-    if (modelTag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
+    if (modelTag != null && modelTag.isEmpty()) throw new IllegalArgumentException("The tag an export was fetched with is never empty.");
     if (!(document instanceof Map)) return null;
     Map<?, ?> root = (Map<?, ?>) document;
     Refusal names = names(root, "", Vocabulary.ROOT_NAMES, true);
@@ -106,20 +108,21 @@ public final class SafetyCheck {
    */
   private static Refusal checkName(String parent, String name, List<String> checked, boolean only) {
     if (checked.contains(name)) return null;
-    if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(parent, name);
+    if (nameLength(name) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(parent, name);
     if (only || checked.contains(Vocabulary.visiblePart(name))) {
       return refusal(memberPath(parent, name), UnsafeContent.Reason.MEMBER, spellName(name));
     }
     return null;
   }
 
+  /** A member name's length, each placeholder counted as the longest tag it may become. */
+  private static int nameLength(String name) {
+    return Vocabulary.fetchedLength(name, Vocabulary.MAX_NAME_CHARS);
+  }
+
   private static Refusal nameTooLong(String parent, String name) {
-    String found = String.valueOf(name.length());
-    return refusal(
-        parent,
-        UnsafeContent.Reason.LENGTH,
-        found,
-        "holds a member name of " + found + " characters, longer than " + Vocabulary.MAX_NAME_CHARS);
+    String found = String.valueOf(nameLength(name));
+    return refusal(parent, UnsafeContent.Reason.LENGTH, found, "lengthName");
   }
 
   /**
@@ -130,10 +133,24 @@ public final class SafetyCheck {
   private void passengers(String text, long spelled) {
     passengerBytes += spelled;
     if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
-      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), true);
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), "lengthPassengers");
+    }
+    // Each placeholder counted as the longest tag it may become when fetched.
+    passengerBytes += Vocabulary.placeholderGrowth(text);
+    if (passengerBytes > Vocabulary.MAX_PASSENGER_BYTES) {
+      throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(passengerBytes), "lengthPassengers");
     }
     Commands.checkOneLine(text);
-    Snbt.forEachPassenger(text, Readers::check, compound -> Vocabulary.checkPassenger(compound, ownTags));
+    List<PluginReaders.GrammarCompound> compounds = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    CheckedSnbt.forEachCompound(
+        text,
+        (compound, start, end) -> {
+          String type = Vocabulary.checkPassenger(compound, ownTags);
+          types.add(type);
+          if (start >= 0) compounds.add(new PluginReaders.GrammarCompound(start, end, type));
+        });
+    PluginReaders.checkPassengerReaders(text, compounds, types);
   }
 
   /** Checks each passenger string of the list {@code fields.name} (absent: nothing to check). */
@@ -189,11 +206,11 @@ public final class SafetyCheck {
     if (!(keyframes instanceof Map)) return shape(keyframes, path);
     for (Map.Entry<String, Object> animation : written((Map<?, ?>) keyframes)) {
       String name = animation.getKey();
-      if (name.length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
+      if (nameLength(name) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
       String animationPath = memberPath(path, name);
       if (!(animation.getValue() instanceof Map)) return shape(animation.getValue(), animationPath);
       for (Map.Entry<String, Object> frame : written((Map<?, ?>) animation.getValue())) {
-        if (frame.getKey().length() > Vocabulary.MAX_NAME_CHARS) return nameTooLong(animationPath, frame.getKey());
+        if (nameLength(frame.getKey()) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(animationPath, frame.getKey());
         Refusal verdict =
             strings(frame.getValue(), memberPath(animationPath, frame.getKey()), command -> commands.check(command, false));
         if (verdict != null) return verdict;
@@ -234,24 +251,7 @@ public final class SafetyCheck {
       check.run();
       return null;
     } catch (UnsafeContent unsafe) {
-      if (unsafe.ofPassengers) {
-        return refusal(
-            path,
-            unsafe.reason,
-            unsafe.found,
-            "brings the passenger strings to " + unsafe.found + " bytes as written, more than "
-                + Vocabulary.MAX_PASSENGER_BYTES);
-      }
-      return refusal(path, unsafe.reason, unsafe.found);
-    } catch (Snbt.Unreadable unreadable) {
-      switch (unreadable.kind) {
-        case DEPTH:
-          return refusal(path, UnsafeContent.Reason.DEPTH, unreadable.found);
-        case PASSENGERS:
-          return refusal(path, UnsafeContent.Reason.KEY, unreadable.found);
-        default:
-          return refusal(path, UnsafeContent.Reason.SYNTAX, unreadable.found);
-      }
+      return refusal(path, unsafe.reason, unsafe.found, unsafe.message);
     }
   }
 
@@ -276,11 +276,11 @@ public final class SafetyCheck {
     return refusal(path, reason, found, null);
   }
 
-  /** The refusal; {@code what} the sentence's end when not the reason's own. */
+  /** The refusal; {@code what} the message's name when not the reason's own. */
   private static Refusal refusal(String path, UnsafeContent.Reason reason, String found, String what) {
     String cut = cut(found, Vocabulary.MAX_FOUND_CHARS);
     String where = path.isEmpty() ? "The document" : cut(path, Vocabulary.MAX_MESSAGE_PATH_CHARS);
-    String said = what != null ? what : describe(reason, cut);
+    String said = Messages.of(what != null ? what : reason.name().toLowerCase(Locale.ROOT), cut);
     return new Refusal(path, reason.name().toLowerCase(Locale.ROOT), cut, where + " " + said + ".");
   }
 
@@ -293,37 +293,6 @@ public final class SafetyCheck {
     int end = max - 1;
     if (Character.isHighSurrogate(text.charAt(end - 1))) end--;
     return text.substring(0, end) + "\u2026";
-  }
-
-  private static String describe(UnsafeContent.Reason reason, String found) {
-    switch (reason) {
-      case COMMAND:
-        return "runs the command \"" + found + "\", which is not part of a display model";
-      case ENTITY:
-        return "summons the entity \"" + found + "\", which is not part of a display model";
-      case KEY:
-        return "sets the entity key \"" + found + "\", which is not part of a display model";
-      case SELECTOR:
-        return "targets \"" + found + "\", which does not reach only the model's own parts";
-      case SYNTAX:
-        return "does not parse as an export writes it: unexpected \"" + found + "\"";
-      case CONTROL:
-        return "holds the control character " + found + ", and a command is one line";
-      case LENGTH:
-        return "is a command of " + found + " characters, longer than the game's " + Vocabulary.MAX_COMMAND_CHARS;
-      case DEPTH:
-        return "nests SNBT deeper than " + Snbt.MAX_DEPTH + " levels (found \"" + found + "\")";
-      case MEMBER:
-        return "is the member \"" + found + "\", which an export does not hold there";
-      case TEXT:
-        return "holds JSON text that reads the world (\"" + found + "\"), which a display model does not";
-      case READER:
-        return "holds a quoted string with \"" + found + "\", which a plugin's own reader would cut into other entities";
-      case COUNT:
-        return "has more than " + Vocabulary.MAX_OWN_TAGS + " " + found + ", more than a display model has";
-      default:
-        return "is a JSON " + found + ", not what an export writes there";
-    }
   }
 
   /**

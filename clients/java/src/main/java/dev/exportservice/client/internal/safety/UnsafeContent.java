@@ -34,22 +34,33 @@ final class UnsafeContent extends RuntimeException {
     /** A quoted string that a plugin's own reader would cut into other entities. */
     READER,
     /** More of something than a model has (the tags of its parts). */
-    COUNT
+    COUNT,
+    /** A value of another type than the game reads at that key ({@code found}: where, in the SNBT). */
+    TYPE,
+    /** An item component a display model does not carry ({@code found}: its name). */
+    COMPONENT,
+    /** The tag placeholder where the editor never writes it ({@code found}: where, in the SNBT). */
+    PLACEHOLDER,
+    /** An SNBT escape that Minecraft reads differently by version ({@code found}: the escape). */
+    ESCAPE
   }
 
   final Reason reason;
   final String found;
-  /** For {@code length}: whether the passenger strings together (not a command) were too long. */
-  final boolean ofPassengers;
+  /**
+   * The message that says it, when not the reason's own: {@code lengthPassengers} (the passenger
+   * strings together were too long), {@code readerRun} (a plugin's reader reads otherwise).
+   */
+  final String message;
 
   UnsafeContent(Reason reason, String found) {
-    this(reason, found, false);
+    this(reason, found, null);
   }
 
-  UnsafeContent(Reason reason, String found, boolean ofPassengers) {
+  UnsafeContent(Reason reason, String found, String message) {
     super(reason + ": " + found, null, false, false); // no stack trace: a verdict, not a bug
     this.reason = reason;
     this.found = found;
-    this.ofPassengers = ofPassengers;
+    this.message = message;
   }
 }

@@ -1,5 +1,6 @@
 package dev.exportservice.client.internal.snbt;
 
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -18,8 +19,8 @@ import java.util.function.Consumer;
  * where every entity tag ({@code Tags:[...]}) sits: the one place the library finds tags.
  */
 public final class Snbt {
-  /** Deepest nesting of compounds and lists accepted. */
-  public static final int MAX_DEPTH = 64;
+  /** Deepest nesting of compounds and lists accepted: the vocabulary file's {@code maxSnbtDepth}. */
+  public static final int MAX_DEPTH = VocabularyFile.integer("limits", "maxSnbtDepth");
 
   /** A compound: its members in order, repeated names included (every one is checked). */
   public static final class Compound {

@@ -31,11 +31,14 @@ class SafetyRulesTest {
     assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:'{\"b\":{\"score\":1},\"0\":{\"nbt\":1}}'}")));
     assertEquals(List.of("text", at, "selector"), verdict(frame("{CustomName:'[{\"nbt\":1},[{\"selector\":1}]]'}")));
     // A repeated key keeps its first place and its last value: the nbt component is gone.
-    assertNull(frame("{CustomName:'{\"a\":{\"nbt\":1},\"a\":2}'}"));
+    assertNull(frame("{CustomName:'{\"text\":\"x\",\"extra\":[{\"nbt\":1}],\"extra\":[]}'}"));
     // An SNBT compound is text too (the service's fast path must not wave it through).
     assertEquals(List.of("text", at, "nbt"), verdict(frame("{CustomName:{a:{nbt:1},a:2}}")));
     assertEquals(List.of("text", at, "not JSON"), verdict(frame("{CustomName:'{\"a\":}'}")));
-    assertNull(frame("{CustomName:'" + "[".repeat(64) + "1" + "]".repeat(64) + "'}"));
+    assertNull(frame("{CustomName:'" + "[".repeat(64) + "\"1\"" + "]".repeat(64) + "'}"));
+    // Text outside the text grammar (a member it does not have, a number where text goes).
+    assertEquals(List.of("type", at, "CustomName"), verdict(frame("{CustomName:'{\"a\":2}'}")));
+    assertEquals(List.of("type", at, "CustomName"), verdict(frame("{CustomName:'[1]'}")));
     assertEquals(List.of("depth", at, "["), verdict(frame("{CustomName:'" + "[".repeat(5000) + "1" + "]".repeat(5000) + "'}")));
     assertEquals(List.of("depth", at, "{"), verdict(frame("{CustomName:'" + "{\"a\":".repeat(65) + "1" + "}".repeat(65) + "'}")));
   }
@@ -53,5 +56,26 @@ class SafetyRulesTest {
     Refusal root = SafetyCheck.find(JsonReader.parse("{\"content\":{},\"\ufeffcontent\":{}}"));
     assertEquals(List.of("member", "[\"\\ufeffcontent\"]", "\\ufeffcontent"), verdict(root));
     assertEquals("[\"\\ufeffcontent\"] is the member \"\\ufeffcontent\", which an export does not hold there.", root.message());
+  }
+
+  @Test
+  void thePluginsReadersRunInsideTheCheckAndTheRefusalNamesTheReader() {
+    // DisplayEntityUtils replaces this text before it dispatches a command: it would run another one.
+    Refusal replaced = frame("{CustomName:'\"summon block_display ~-0.5 ~-0.5 ~-0.5\"'}");
+    assertEquals(List.of("reader", "content.datapack.anim_keyframes.a.0[0]", "DisplayEntityUtils"), verdict(replaced));
+    assertEquals(
+        "content.datapack.anim_keyframes.a.0[0] reads otherwise under DisplayEntityUtils's own reader than under the"
+            + " game's: that plugin would summon or run something else.",
+        replaced.message());
+    // SuperBlocksDisplays takes a part's type from `{id:"minecraft:...` at its start, else an item display.
+    String idLast = "{Tags:[\\\"[MODELSERVERTAG]_0\\\"],id:\\\"minecraft:block_display\\\"}";
+    assertEquals(
+        List.of("reader", "content.passengers[0]", "SuperBlocksDisplays"),
+        verdict(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"" + idLast + "\"]}}"))));
+    // sanscraft-bde reads no entity where the grammar reads an empty list of them.
+    assertEquals(
+        List.of("reader", "content.passengers[0]", "sanscraft-bde"),
+        verdict(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"\"]}}"))));
+    assertNull(SafetyCheck.find(JsonReader.parse("{\"content\":{\"passengers\":[\"" + PART + "\"]}}")));
   }
 }

@@ -1,0 +1,322 @@
+package dev.exportservice.client.internal.safety;
+
+import dev.exportservice.client.internal.vocabulary.VocabularyFile;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The public plugins' own readers of an export, as docs/export-safety.md ("Readers this check
+ * holds for") tables them, written again as code that the check runs (src/export-safety/readers/,
+ * rule for rule): an export is refused ({@code reader}, naming the reader) unless each of them
+ * reads exactly the entities and commands the game reads.
+ */
+final class PluginReaders {
+  /** An entity a reader hands to the game: the type it summons, the compound it gives. */
+  record ReaderEntity(String type, String compound) {}
+
+  /** A compound as the grammar reads it: where it stands in its string, and its display type. */
+  record GrammarCompound(int start, int end, String type) {}
+
+  private static final List<String> NAMES = VocabularyFile.strings("readers");
+  /** The readers' names, as a {@code reader} refusal's {@code found} gives them. */
+  static final String SUPER_BLOCKS_DISPLAYS = NAMES.get(0);
+
+  static final String SANSCRAFT_BDE = NAMES.get(1);
+  static final String DISPLAY_ENTITY_UTILS = NAMES.get(2);
+
+  /** Where SuperBlocksDisplays cuts a passenger string. */
+  private static final Pattern SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
+  /** What SPLIT cuts in the middle of. */
+  private static final String CUT = "},{id:\"minecraft:";
+  /**
+   * Where it reads a piece's type (else it summons an item display, which the game reads as the
+   * grammar does: a display entity).
+   */
+  private static final Pattern TYPE = Pattern.compile("\\{id:\"minecraft:([^\"]+)\"");
+
+  private static final String NESTED = "Passengers:[";
+  private static final String NESTED_LOWER = "passengers:[";
+  private static final Pattern TYPE_NAMED = Pattern.compile("id:\"(?:minecraft:)?([^\"]*)\"");
+
+  /** What DisplayEntityUtils replaces by its own position before it dispatches a command. */
+  private static final String POSITIONED = "summon block_display ~-0.5 ~-0.5 ~-0.5";
+
+  private PluginReaders() {}
+
+  /**
+   * Throws the {@code reader} refusal unless every reader reads the passenger string {@code text}
+   * as the grammar does: {@code compounds} its top-level compounds, {@code types} the display
+   * type of every entity it holds (nested ones included).
+   */
+  static void checkPassengerReaders(String text, List<GrammarCompound> compounds, List<String> types) {
+    if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(SUPER_BLOCKS_DISPLAYS);
+    if (!readsAsSansCraft(text, compounds, types)) refuse(SANSCRAFT_BDE);
+    // It summons the passengers inside its own `summon block_display ...`, replacing that text.
+    if (!readsAsDisplayEntityUtils(text)) refuse(DISPLAY_ENTITY_UTILS);
+  }
+
+  private static void refuse(String reader) {
+    throw new UnsafeContent(UnsafeContent.Reason.READER, reader, "readerRun");
+  }
+
+  /**
+   * Whether SuperBlocksDisplays reads {@code text} as the grammar does, whose top-level compounds
+   * are {@code compounds}: it cuts exactly between them, and each piece begins by naming the type
+   * the grammar reads. Reads the cuts in place, without making the pieces.
+   */
+  static boolean readsAsSuperBlocksDisplays(String text, List<GrammarCompound> compounds) {
+    // No compound: it summons one item display of what is not a compound, which the game refuses.
+    if (compounds.isEmpty()) return !SPLIT.matcher(text).find();
+    if (compounds.get(0).start() != 0 || compounds.get(compounds.size() - 1).end() != text.length()) return false;
+    // The cuts of SPLIT, found with indexOf: each is the `,` of a `},{id:"minecraft:`.
+    int index = 0;
+    for (int at = text.indexOf(CUT); at >= 0; at = text.indexOf(CUT, at + 2)) {
+      if (index + 1 >= compounds.size()) return false;
+      GrammarCompound previous = compounds.get(index);
+      GrammarCompound next = compounds.get(index + 1);
+      if (previous.end() != at + 1 || next.start() != at + 2) return false;
+      index++;
+    }
+    if (index != compounds.size() - 1) return false;
+    // The grammar read a quoted id there, so the name ends within the compound.
+    Matcher typeAt = TYPE.matcher(text);
+    for (GrammarCompound compound : compounds) {
+      typeAt.region(compound.start(), text.length());
+      if (!typeAt.lookingAt() || !typeAt.group(1).equals(compound.type())) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether sanscraft-bde reads {@code text} as the grammar does (after SuperBlocksDisplays'
+   * reading held): without a nested list its
+   * pieces are the grammar's compounds, as written; with one, its flattened entities are as many
+   * as the grammar's, each a passenger the check accepts on its own, of the same display types.
+   */
+  static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types) {
+    // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
+    if (!mayNest(text)) return cutsBetween(text, compounds);
+    List<ReaderEntity> entities = sansCraft(text);
+    if (entities.size() != types.size()) return false;
+    List<String> read = new ArrayList<>();
+    Set<String> scratchTags = new HashSet<>();
+    try {
+      for (ReaderEntity entity : entities) {
+        int[] count = {0};
+        CheckedSnbt.forEachCompound(
+            entity.compound(),
+            (compound, start, end) -> {
+              if (start >= 0) count[0]++;
+              read.add(Vocabulary.checkPassenger(compound, scratchTags));
+            });
+        if (count[0] != 1) return false;
+      }
+    } catch (UnsafeContent refused) {
+      return false;
+    }
+    if (read.size() != types.size()) return false;
+    List<String> sortedRead = new ArrayList<>(read);
+    List<String> sortedTypes = new ArrayList<>(types);
+    Collections.sort(sortedRead);
+    Collections.sort(sortedTypes);
+    return sortedRead.equals(sortedTypes);
+  }
+
+  /**
+   * Whether DisplayEntityUtils dispatches {@code command} as the check read it: it changes
+   * nothing (the vocabulary's commands never summon a block display, so the text can only stand
+   * inside one of their strings, which the replacement would change).
+   */
+  static boolean readsAsDisplayEntityUtils(String command) {
+    return !command.contains(POSITIONED);
+  }
+
+  /**
+   * Whether the plugin's pieces of {@code text} ({@link #splitObjects}) are the compounds that
+   * stand in it, joined by bare commas from the first character to the last, as
+   * SuperBlocksDisplays' reading already required: the same walk as {@code splitObjects}, its
+   * cuts compared in place, nothing made.
+   */
+  static boolean cutsBetween(String text, List<GrammarCompound> compounds) {
+    int depth = 0;
+    boolean inQuotes = false;
+    char quote = 0;
+    int cut = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (inQuotes) {
+        if (c == quote) {
+          int escapes = 0;
+          for (int j = i - 1; j >= 0 && text.charAt(j) == '\\'; j--) escapes++;
+          if (escapes % 2 == 0) inQuotes = false;
+        }
+      } else if (c == '"' || c == '\'') {
+        inQuotes = true;
+        quote = c;
+      } else if (c == '{' || c == '[') {
+        depth++;
+      } else if (c == '}' || c == ']') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        // Each cut must be the comma right after a compound but the last.
+        if (cut >= compounds.size() - 1 || compounds.get(cut).end() != i) return false;
+        cut++;
+      }
+    }
+    return cut == compounds.size() - 1;
+  }
+
+  /** Whether {@code text} holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
+  static boolean mayNest(String text) {
+    return text.contains(NESTED) || text.contains(NESTED_LOWER);
+  }
+
+  /**
+   * SansCraft-Network/sanscraft-bde: the entities it summons from a passenger string, parents
+   * first. It splits at the commas outside quotes and brackets, then flattens each piece's
+   * passengers: the first {@code Passengers:[} (else {@code passengers:[}) by text, blind to
+   * quotes, its list to the matching {@code ]} and its compounds by counting braces, both blind
+   * to quotes; each part is one entity, of the type its compound names.
+   */
+  static List<ReaderEntity> sansCraft(String passengers) {
+    List<String> flat = new ArrayList<>();
+    for (String piece : splitObjects(passengers)) collectAllPassengers(piece, flat);
+    List<ReaderEntity> found = new ArrayList<>();
+    for (String compound : flat) found.add(new ReaderEntity(typeNamed(compound), compound));
+    return found;
+  }
+
+  /** The type a compound's text names (its first {@code id:"..."}, namespace dropped). */
+  private static String typeNamed(String compound) {
+    Matcher named = TYPE_NAMED.matcher(compound);
+    return named.find() ? named.group(1) : "unknown";
+  }
+
+  /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
+  private static List<String> splitObjects(String snbt) {
+    List<String> list = new ArrayList<>();
+    String text = jsTrim(snbt);
+    if (text.isEmpty()) return list;
+    if (text.startsWith("[") && text.endsWith("]")) text = jsTrim(text.substring(1, text.length() - 1));
+    int depth = 0;
+    int start = 0;
+    boolean inQuotes = false;
+    char quote = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (inQuotes) {
+        if (c == quote) {
+          int escapes = 0;
+          for (int j = i - 1; j >= 0 && text.charAt(j) == '\\'; j--) escapes++;
+          if (escapes % 2 == 0) inQuotes = false;
+        }
+      } else if (c == '"' || c == '\'') {
+        inQuotes = true;
+        quote = c;
+      } else if (c == '{' || c == '[') {
+        depth++;
+      } else if (c == '}' || c == ']') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        String part = jsTrim(text.substring(start, i));
+        if (!part.isEmpty()) list.add(part);
+        start = i + 1;
+      }
+    }
+    String last = jsTrim(text.substring(start));
+    if (!last.isEmpty()) list.add(last);
+    return list;
+  }
+
+  /** {@code [where the member starts, start of the list's content, index of its closing ]]}, or null. */
+  private static int[] passengersList(String snbt) {
+    int at = snbt.indexOf(NESTED);
+    if (at < 0) at = snbt.indexOf(NESTED_LOWER);
+    if (at < 0) return null;
+    int start = at + NESTED.length();
+    int depth = 1;
+    for (int i = start; i < snbt.length(); i++) {
+      char c = snbt.charAt(i);
+      if (c == '[') {
+        depth++;
+      } else if (c == ']' && --depth == 0) {
+        return new int[] {at, start, i};
+      }
+    }
+    return null;
+  }
+
+  private static List<String> parsePassengers(String snbt) {
+    int[] found = passengersList(snbt);
+    List<String> list = new ArrayList<>();
+    if (found == null) return list;
+    String content = snbt.substring(found[1], found[2]);
+    int depth = 0;
+    int start = -1;
+    for (int i = 0; i < content.length(); i++) {
+      char c = content.charAt(i);
+      if (c == '{') {
+        if (depth == 0) start = i;
+        depth++;
+      } else if (c == '}') {
+        depth--;
+        if (depth == 0 && start != -1) {
+          list.add(content.substring(start, i + 1));
+          start = -1;
+        }
+      }
+    }
+    return list;
+  }
+
+  private static String removePassengersTag(String snbt) {
+    int[] found = passengersList(snbt);
+    if (found == null) return snbt;
+    String prefix = jsTrim(snbt.substring(0, found[0]));
+    String suffix = jsTrim(snbt.substring(found[2] + 1));
+    if (prefix.endsWith(",") && suffix.startsWith(",")) return prefix + suffix.substring(1);
+    if (prefix.endsWith(",")) {
+      return suffix.startsWith("}") ? prefix.substring(0, prefix.length() - 1) + suffix : prefix + suffix;
+    }
+    if (suffix.startsWith(",")) return prefix + suffix.substring(1);
+    return prefix + suffix;
+  }
+
+  // Each level searches its own piece again: bounded by the grammar's depth limit, since the
+  // check runs this only on strings the grammar read.
+  private static void collectAllPassengers(String snbt, List<String> flat) {
+    flat.add(removePassengersTag(snbt));
+    for (String child : parsePassengers(snbt)) collectAllPassengers(child, flat);
+  }
+
+  /**
+   * JavaScript's {@code trim()}: its white space and line terminators cut at both ends, so that
+   * this port reads pieces exactly as the service's model of the reader does.
+   */
+  private static String jsTrim(String text) {
+    int start = 0;
+    int end = text.length();
+    while (start < end && isJsSpace(text.charAt(start))) start++;
+    while (end > start && isJsSpace(text.charAt(end - 1))) end--;
+    return text.substring(start, end);
+  }
+
+  private static boolean isJsSpace(char c) {
+    return (c >= 0x09 && c <= 0x0D)
+        || c == 0x20
+        || c == 0xA0
+        || c == 0x1680
+        || (c >= 0x2000 && c <= 0x200A)
+        || c == 0x2028
+        || c == 0x2029
+        || c == 0x202F
+        || c == 0x205F
+        || c == 0x3000
+        || c == 0xFEFF;
+  }
+}
