@@ -11,6 +11,7 @@ import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
 import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
+import { SelectorCache } from './selector-cache.js'
 import { parseSnbtValue, unexpectedAt } from './snbt.js'
 import type { SnbtValue } from './snbt-value.js'
 import {
@@ -47,21 +48,28 @@ const PLAIN_MAX_CHARS = Math.floor(
   MAX_COMMAND_CHARS / (1 + PLACEHOLDER_GROWTH / PLACEHOLDER.length),
 )
 
-/** Selector verdicts kept per export, at most: a model targets a few hundred parts. */
+/**
+ * Selector verdicts kept per export, at most, and their characters: a model targets a few
+ * hundred parts with selectors of about 80 characters. What is kept is copied by every
+ * collection, so long selectors fill the characters first (docs/performance.md).
+ */
 const MAX_KEPT_SELECTORS = 4096
+const MAX_KEPT_SELECTOR_CHARS = 256 * 1024
 
 /**
  * Throws `UnsafeContent` unless `text` holds no control character (U+0000-U+001F,
  * U+007F-U+009F): a line break would start a second command.
  */
 export function checkOneLine(text: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i)
-    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) {
-      throw new UnsafeContent('control', `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`)
-    }
-  }
+  // One native search rather than a loop over every character of every command.
+  const found = CONTROL.exec(text)
+  if (found === null) return
+  const unit = found[0].charCodeAt(0)
+  throw new UnsafeContent('control', `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`)
 }
+
+/** A control character: U+0000-U+001F, U+007F-U+009F. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /**
  * The commands of one export. `ownTags` are the tags the model's parts carry, and a hitbox's
@@ -73,7 +81,10 @@ export function checkOneLine(text: string): void {
 export class CommandCheck {
   private readonly ownTags: Set<string>
   private modelTag: string | null
-  private readonly selectorTypes = new Map<string, PartType>()
+  private readonly selectorTypes = new SelectorCache<PartType>(
+    MAX_KEPT_SELECTORS,
+    MAX_KEPT_SELECTOR_CHARS,
+  )
 
   constructor(ownTags: Set<string>, modelTag: string | null) {
     this.ownTags = ownTags
@@ -119,19 +130,25 @@ export class CommandCheck {
     const selectorStart = from + DATA_MERGE_ENTITY.length
     const selectorEnd = text.indexOf(' ', selectorStart)
     if (selectorEnd < 0 || selectorEnd >= to) return false
-    const selector = text.slice(selectorStart, selectorEnd)
-    if (selector.includes('\\')) return false
-    const type = this.ownPartType(selector)
-    if (type === null) return false
+    // Without a backslash the selector reads as written; with one, `check` decodes it.
+    let type = this.selectorTypes.get(text, selectorStart, selectorEnd, true)
+    if (type === undefined) {
+      const selector = text.slice(selectorStart, selectorEnd)
+      if (selector.includes('\\')) return false
+      const own = this.ownPartType(selector)
+      if (own === null) return false
+      type = own
+    }
     const compound = PLAIN_COMPOUND[type]
     compound.lastIndex = selectorEnd + 1
     return compound.test(text) && compound.lastIndex === to
   }
 
-  /** The part type a `data merge` selector targets, or null when it is not the model's own. */
+  /**
+   * The part type a `data merge` selector not kept yet targets, or null when it is not the
+   * model's own.
+   */
   private ownPartType(selector: string): PartType | null {
-    const known = this.selectorTypes.get(selector)
-    if (known !== undefined) return known
     try {
       const type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)
@@ -158,7 +175,7 @@ export class CommandCheck {
   }
 
   private keep(selector: string, type: PartType): void {
-    if (this.selectorTypes.size < MAX_KEPT_SELECTORS) this.selectorTypes.set(selector, type)
+    this.selectorTypes.set(selector, type)
   }
 
   /** `data merge entity <selector> <compound>`, after `data`. */
@@ -168,7 +185,7 @@ export class CommandCheck {
     const target = words.next()
     if (target !== 'entity') throw new UnsafeContent('command', `data merge ${target}`)
     const selector = words.next()
-    let type = this.selectorTypes.get(selector)
+    let type = this.selectorTypes.get(selector, 0, selector.length)
     if (type === undefined) {
       type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
       this.keep(selector, type)

@@ -25,12 +25,23 @@ const FEW_NAMES = 16
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
 const HEX = /[0-9A-Fa-f]{4}/y
 
+/** What `readJsonText` also tells of the strings it read. */
+export interface JsonTextStrings {
+  /** Whether a string or a member name holds a bracket (`{}[]`, as written). */
+  bracket: boolean
+}
+
 /**
- * Whether the JSON text `text` is of `type`, `facts` gathered on the way. Throws `NOT_JSON` or
- * `REPEATED` (symbols, not errors).
+ * Whether the JSON text `text` is of `type`, `facts` gathered on the way (and `strings`, when
+ * given). Throws `NOT_JSON` or `REPEATED` (symbols, not errors).
  */
-export function readJsonText(text: string, type: ValueType, facts: TextFacts): boolean {
-  const reader = new JsonTextReader(text, facts)
+export function readJsonText(
+  text: string,
+  type: ValueType,
+  facts: TextFacts,
+  strings: JsonTextStrings | null = null,
+): boolean {
+  const reader = new JsonTextReader(text, facts, strings)
   reader.spaces()
   const matches = reader.value(type, 0)
   reader.spaces()
@@ -49,12 +60,14 @@ class JsonTextReader {
   position = 0
   private readonly text: string
   private readonly facts: TextFacts
+  private readonly strings: JsonTextStrings | null
   /** The member names of the objects being read, outermost first (`object`). */
   private readonly names: string[] = []
 
-  constructor(text: string, facts: TextFacts) {
+  constructor(text: string, facts: TextFacts, strings: JsonTextStrings | null) {
     this.text = text
     this.facts = facts
+    this.strings = strings
   }
 
   spaces(): void {
@@ -239,6 +252,12 @@ class JsonTextReader {
           : text.slice(start + 1, at)
       }
       if (unit < 0x20) throw NOT_JSON
+      if (
+        (unit === 0x5b || unit === 0x5d || unit === 0x7b || unit === 0x7d) &&
+        this.strings !== null
+      ) {
+        this.strings.bracket = true
+      }
       if (unit === 0x5c) {
         escaped = true
         const next = text.charCodeAt(++at)

@@ -15,7 +15,7 @@
  */
 import { UnsafeContent } from './refusal.js'
 import type { SnbtValue } from './snbt-value.js'
-import { checkJsonText, checkSnbtText } from './text.js'
+import { checkSnbtText, readQuotedText } from './text.js'
 import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
 import {
   KEY_TYPES,
@@ -46,10 +46,7 @@ export function checkReaderSafe(text: string, start: number, end: number): void 
   let i = start
   while (i < end && !MAY_MATTER[text.charCodeAt(i)]) i++
   if (i === end) return
-  const raw = text.slice(start, end)
-  for (const marker of READER_MARKERS) {
-    if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
-  }
+  checkReaderMarkers(text, start, end)
   // The brackets open within the string, innermost last: 1 for `{`, 2 for `[`.
   let depth = 0
   for (let at = i; at < end; at++) {
@@ -64,6 +61,14 @@ export function checkReaderSafe(text: string, start: number, end: number): void 
     }
   }
   if (depth > 0) throw new UnsafeContent('reader', OPEN[depth - 1] === 1 ? '{' : '[')
+}
+
+/** The markers part of `checkReaderSafe`: its brackets are known to balance. */
+function checkReaderMarkers(text: string, start: number, end: number): void {
+  const raw = text.slice(start, end)
+  for (const marker of READER_MARKERS) {
+    if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
+  }
 }
 
 /** The bracket stack of `checkReaderSafe`, kept between calls (one check at a time). */
@@ -540,9 +545,17 @@ class SnbtParser {
   private typedText(type: ValueType, shape: Shape, depth: number): void {
     const path = () => this.pathText()
     if (shape === 'quoted') {
-      const value = this.quoted()
+      const start = this.position + 1
+      const value = this.quoted(false)
+      const end = this.position - 1
+      const reading = readQuotedText(value, type, path)
+      // JSON text read whole with no bracket in its strings balances its brackets, as written
+      // when no escape shortened it: a bracket count blind to quotes need not run again.
+      if (reading.balanced && end - start === value.length)
+        checkReaderMarkers(this.text, start, end)
+      else checkReaderSafe(this.text, start, end)
       this.placeholderOnly(value, false)
-      checkJsonText(value, type, path)
+      if (reading.refusal !== null) throw reading.refusal
       return
     }
     const facts = textFacts()
@@ -599,8 +612,8 @@ class SnbtParser {
     }
   }
 
-  /** A quoted string's value, after `checkReaderSafe` of its raw text. */
-  private quoted(): string {
+  /** A quoted string's value, after `checkReaderSafe` of its raw text (unless `readerSafe` is false). */
+  private quoted(readerSafe = true): string {
     const text = this.text
     const quoteChar = text[this.position]!
     const quote = quoteChar.charCodeAt(0)
@@ -614,7 +627,7 @@ class SnbtParser {
       if (backslash < 0 || (end >= 0 && backslash > end)) {
         if (end < 0) unexpectedAt(text, text.length)
         this.position = end + 1
-        checkReaderSafe(text, start, end)
+        if (readerSafe) checkReaderSafe(text, start, end)
         return value + text.slice(from, end)
       }
       checkEscape(text, backslash, quote)

@@ -16,30 +16,55 @@ import { WORLD_READING_KINDS } from './vocabulary.js'
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
 
+/** What `readQuotedText` found. */
+export interface QuotedTextReading {
+  /** The refusal the text calls for, or null. */
+  refusal: UnsafeContent | null
+  /**
+   * Whether it was read whole as JSON and no string in it holds a bracket: then its brackets,
+   * counted blind to quotes, balance and nest.
+   */
+  balanced: boolean
+}
+
 /**
- * Throws unless the quoted string `value` is text of `type`: without `{` or `[` it is plain
- * text; else it must be strict JSON (`text` `not JSON`: a lenient reader could read a component
- * there), nested at most `MAX_SNBT_DEPTH` (`depth`, `found` `[` when an array is too deep, else
- * `{`), hold none of `WORLD_READING_KINDS` (`text`, the first of them it holds anywhere, so the
- * order a reader walks keys in never changes the verdict), and be of `type` (`type` at `path`).
+ * Reads the quoted string `value` as text of `type`, throwing nothing: without `{` or `[` it is
+ * plain text; else it must be strict JSON (`text` `not JSON`: a lenient reader could read a
+ * component there), nested at most `MAX_SNBT_DEPTH` (`depth`, `found` `[` when an array is too
+ * deep, else `{`), hold none of `WORLD_READING_KINDS` (`text`, the first of them it holds
+ * anywhere, so the order a reader walks keys in never changes the verdict), and be of `type`
+ * (`type` at `path`).
  */
-export function checkJsonText(value: string, type: ValueType, path: () => string): void {
-  if (!STRUCTURE.test(value)) return
+export function readQuotedText(
+  value: string,
+  type: ValueType,
+  path: () => string,
+): QuotedTextReading {
+  if (!STRUCTURE.test(value)) return { refusal: null, balanced: false }
   let facts = textFacts()
   let matches: boolean
+  let balanced = false
   try {
-    matches = readJsonText(value, type, facts)
+    const strings = { bracket: false }
+    matches = readJsonText(value, type, facts, strings)
+    balanced = !strings.bracket
   } catch (fault) {
-    if (fault === NOT_JSON) throw new UnsafeContent('text', 'not JSON')
+    if (fault === NOT_JSON) return { refusal: new UnsafeContent('text', 'not JSON'), balanced }
     if (fault !== REPEATED) throw fault
     // A repeated member: `JSON.parse` keeps its last value at its first place; read that.
     facts = textFacts()
     matches = jsonTextMatches(JSON.parse(value), type, 0, facts)
   }
-  if (facts.tooDeepArray) throw new UnsafeContent('depth', '[')
-  if (facts.tooDeepObject) throw new UnsafeContent('depth', '{')
-  throwWorldReading(facts.kinds)
-  if (!matches) throw new UnsafeContent('type', path())
+  return { refusal: textRefusal(facts, matches, path), balanced }
+}
+
+function textRefusal(facts: TextFacts, matches: boolean, path: () => string): UnsafeContent | null {
+  if (facts.tooDeepArray) return new UnsafeContent('depth', '[')
+  if (facts.tooDeepObject) return new UnsafeContent('depth', '{')
+  for (const kind of WORLD_READING_KINDS) {
+    if (facts.kinds.has(kind)) return new UnsafeContent('text', kind)
+  }
+  return matches ? null : new UnsafeContent('type', path())
 }
 
 /**

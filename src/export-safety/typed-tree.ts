@@ -65,6 +65,10 @@ export function memberTypeOf(
   type: ValueType & { kind: 'compound' },
   name: string,
 ): ValueType | null {
+  // An open compound (`Properties`) looks no name up: in workerd a lookup of a string never seen
+  // keeps about that string until a full collection, even in an empty map
+  // (docs/performance.md, "Adversarial publishes").
+  if (type.members.size === 0) return type.others
   const key = type.namespace !== null && !name.includes(':') ? type.namespace + name : name
   return type.members.get(key) ?? type.others
 }

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { CommandCheck, UnsafeContent } from '../../src/export-safety/testing'
+import { PLACEHOLDER } from '../support/fixtures'
+
+/**
+ * The selector verdicts a check keeps (selector-cache.ts: looked up by a hash of the selector's
+ * characters where they stand) never answer for another selector: not for one that shares the
+ * hash, and not for a JSON spelling that reads like a kept selector but decodes to another.
+ */
+
+/** FNV-1a over UTF-16 units within 30 bits, as selector-cache.ts hashes a selector. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193)
+  return hash & 0x3fffffff
+}
+
+const selectorOf = (tag: string) => `@e[type=item_display,tag=${tag}]`
+const commandOf = (tag: string) => `data merge entity ${selectorOf(tag)} {}`
+
+/**
+ * Two tags of the model's form, of one length, whose selectors share a hash (a birthday
+ * search).
+ */
+function collidingTags(): [string, string] {
+  const seen = new Map<number, string>()
+  for (let i = 0; ; i++) {
+    const tag = `${PLACEHOLDER}_${String(i).padStart(7, '0')}`
+    const hash = hashOf(selectorOf(tag))
+    const other = seen.get(hash)
+    if (other !== undefined) return [other, tag]
+    seen.set(hash, tag)
+  }
+}
+
+function refusal(check: CommandCheck, command: string): string | null {
+  try {
+    check.check(command, 'frame')
+    return null
+  } catch (error) {
+    if (error instanceof UnsafeContent) return error.reason
+    throw error
+  }
+}
+
+/** A frame command as the document spells it, for the fast path. */
+function fastPath(check: CommandCheck, command: string): boolean {
+  const spelled = JSON.stringify(command)
+  return check.isPlainDataMerge(spelled, 1, spelled.length - 1)
+}
+
+describe('the selector verdicts a check keeps', () => {
+  const [kept, sharing] = collidingTags()
+
+  it('found two selectors that share a hash', () => {
+    expect(kept).not.toBe(sharing)
+    expect(kept.length).toBe(sharing.length)
+    expect(hashOf(selectorOf(kept))).toBe(hashOf(selectorOf(sharing)))
+  })
+
+  it('refuse a selector that shares a kept one’s hash but targets no part of the model', () => {
+    const check = new CommandCheck(new Set([kept]), PLACEHOLDER)
+    expect(refusal(check, commandOf(kept))).toBeNull()
+    expect(fastPath(check, commandOf(kept))).toBe(true)
+    expect(fastPath(check, commandOf(sharing))).toBe(false)
+    expect(refusal(check, commandOf(sharing))).toBe('selector')
+  })
+
+  it('accept both selectors of a hash when both target the model', () => {
+    const check = new CommandCheck(new Set([kept, sharing]), PLACEHOLDER)
+    for (const tag of [kept, sharing, kept, sharing]) {
+      expect(refusal(check, commandOf(tag))).toBeNull()
+      expect(fastPath(check, commandOf(tag))).toBe(true)
+    }
+  })
+
+  it('never take a JSON spelling for the decoded selector it reads like', () => {
+    // The part's tag is `t\\0` (two backslashes); `t\0` (one) is no tag of the model, and JSON
+    // spells it `t\\0`, character for character the kept selector.
+    const own = 't\\\\0'
+    const other = 't\\0'
+    const check = new CommandCheck(new Set([own]), '')
+    expect(refusal(check, commandOf(own))).toBeNull()
+    expect(JSON.stringify(commandOf(other))).toContain(selectorOf(own))
+    expect(fastPath(check, commandOf(other))).toBe(false)
+    expect(refusal(check, commandOf(other))).toBe('selector')
+  })
+})
