@@ -6,12 +6,14 @@ import { createApp } from './app'
 import type { Env } from './config'
 import { deprecatedUses } from './deprecation'
 import { defaultTag } from './exports/tag'
+import { exemptNetworks } from './rate-limit'
 import { withSimulatedKvLag } from './storage/simulated-kv-lag'
 
 // A setting that cannot work stops the Worker at startup (and `wrangler deploy`), with the
 // setting's name in the message, instead of answering every request with a 500.
 defaultTag(env)
 deprecatedUses(env)
+exemptNetworks(env)
 
 const app = createApp()
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../config'
 import { note } from '../observability'
-import { admission } from '../rate-limit'
+import { admission, notAdmitted } from '../rate-limit'
 import { ServiceFailure } from '../http/errors'
 import { EXPIRES_IN_HEADER } from '../contract/wire'
 import { readGraceCopy } from './grace-copy-read'
@@ -32,8 +32,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
   const reading = valid ? startReading(c.env, id) : null
   if (!(await admission(c))) {
     if (reading !== null) drop(reading)
-    // The limiter answers the refusal (its 429); this response is never sent.
-    return c.body(null)
+    return notAdmitted(c)
   }
   if (!valid || reading === null) throw new ServiceFailure({ reason: 'invalid_id', received: id })
   const tag = sanitizeTag(query.get('tag'), defaultTag(c.env))

@@ -23,15 +23,20 @@ export type Failure =
   | { reason: 'method_not_allowed'; method: string; allow: string }
   | { reason: 'route_not_found'; path: string }
   /**
-   * `penalty`: refused for the misses of the client (`client`) or of its network (`prefix`),
-   * not for its request windows (docs/rate-limits.md#misses).
+   * `penalty`: refused for the misses of the client (`client`), of its network (`prefix`) or of
+   * its wide network (`wide`), not for its request windows (docs/rate-limits.md#misses).
+   * `inFlight`: refused because too many of the client's (`client`) or its network's (`prefix`)
+   * requests are still in flight (docs/rate-limits.md#bursts).
    */
   | {
       reason: 'rate_limited'
       retryAfterSeconds: number
       headers: Record<string, string>
-      penalty?: 'client' | 'prefix'
+      penalty?: 'client' | 'prefix' | 'wide'
+      inFlight?: 'client' | 'prefix'
     }
+  /** The rate limiter gave no verdict (docs/security.md#when-the-limiter-cannot-answer). */
+  | { reason: 'limiter_unavailable'; retryAfterSeconds: number }
   | { reason: 'unauthorized' }
   | { reason: 'unsupported_media_type'; contentType: string | null }
   | { reason: 'too_large'; limitBytes: number }
@@ -72,7 +77,19 @@ const REFUSAL_CAUSES = {
   requests: 'Too many requests from this address.',
   client: 'Too many requests from this address asked for exports that do not exist.',
   prefix: 'Too many requests from this network asked for exports that do not exist.',
+  wide: 'Too many requests from this wider network asked for exports that do not exist.',
+  clientInFlight: 'Too many requests from this address are in flight at once.',
+  prefixInFlight: 'Too many requests from this network are in flight at once.',
 } as const
+
+/** The cause a 429's message names. */
+function refusalCause(
+  failure: Extract<Failure, { reason: 'rate_limited' }>,
+): keyof typeof REFUSAL_CAUSES {
+  if (failure.penalty !== undefined) return failure.penalty
+  if (failure.inFlight !== undefined) return `${failure.inFlight}InFlight`
+  return 'requests'
+}
 
 /** Maps an internal failure to the public error; the status comes from the catalogue. */
 export function toPublicError(failure: Failure): PublicError {
@@ -99,6 +116,12 @@ export function toPublicError(failure: Failure): PublicError {
       )
     case 'storage_failed':
       return retryLater('unavailable', 'Storage is unavailable. Retry shortly.', 1)
+    case 'limiter_unavailable':
+      return retryLater(
+        'unavailable',
+        'The rate limiter cannot answer for this network. Retry shortly.',
+        failure.retryAfterSeconds,
+      )
     case 'method_not_allowed':
       return publicError(
         'method_not_allowed',
@@ -113,7 +136,7 @@ export function toPublicError(failure: Failure): PublicError {
     case 'rate_limited': {
       const refusal = retryLater(
         'rate_limited',
-        `${REFUSAL_CAUSES[failure.penalty ?? 'requests']} Retry after ${failure.retryAfterSeconds} seconds.`,
+        `${REFUSAL_CAUSES[refusalCause(failure)]} Retry after ${failure.retryAfterSeconds} seconds.`,
         failure.retryAfterSeconds,
       )
       return { ...refusal, headers: { ...failure.headers, ...refusal.headers } }
@@ -209,8 +232,8 @@ type RetryCode = {
 }[ErrorCode]
 
 /**
- * The JSON body of a public error. A 429 keeps the spec's object, `{"error": {code, message,
- * retryAfterSeconds}}` (spec rule: `error.retryAfterSeconds`). Every other error is
+ * The JSON body of a public error. A 429 keeps the API's object (docs/api.md#errors), `{"error": {code, message,
+ * retryAfterSeconds}}` (docs/api.md#errors: `error.retryAfterSeconds`). Every other error is
  * `{"error": message, code, ...details}`: the string form the editor's original service sends,
  * which plugins in the wild map onto a `String error` field and fail on an object.
  */

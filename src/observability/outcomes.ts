@@ -19,14 +19,20 @@ export type Success = 'served' | 'preflight' | 'published' | 'reported'
 /** What a request came to: a success, or the reason it failed. */
 export type Outcome = Success | Failure['reason']
 
-/** How the rate limiter took a request; absent for requests it does not count. */
-export type LimiterVerdict = 'admitted' | 'refused' | 'failed_open'
+/**
+ * How the rate limiter took a request; absent for requests it does not count. `failed_closed`:
+ * the limiter gave no verdict and the request was answered `503` (`failed_open`, which served
+ * such a request unlimited, is no longer written).
+ */
+export type LimiterVerdict = 'admitted' | 'refused' | 'failed_closed'
 
 /**
- * On a refusal for misses: the length of the prefix penalized, an IPv4 address (`/32`) or its
- * /24, an IPv6 /64 or its /48 (`other`: a client key that is no address). Never the address.
+ * On a refusal for misses (a penalty, or too many requests in flight): the length of the prefix
+ * that refused, an IPv4 address (`/32`), its /24 or its /16, an IPv6 /64, its /48 or its /32
+ * (`::/32`, told apart from an IPv4 address) (`other`: a client key that is no address). Never
+ * the address.
  */
-export type MissPenalty = '/32' | '/24' | '/64' | '/48' | 'other'
+export type MissPenalty = '/32' | '/24' | '/16' | '/64' | '/48' | '::/32' | 'other'
 
 const SUCCESS_BY_EVENT: Readonly<Record<RequestEvent, Success>> = {
   retrieve: 'served',
@@ -61,10 +67,12 @@ export function statusClass(status: number): string {
 
 /**
  * Something that went wrong beside a request's own outcome, logged on a line of its own: the
- * request itself was still answered (served without a limit, answered 404, aborted mid-body).
+ * request itself was still answered (a 503 for want of a verdict, a 404 whose miss went
+ * uncounted, aborted mid-body).
  */
 export type Incident =
-  | 'limiter_failed_open'
+  | 'limiter_failed_closed'
+  | 'limiter_miss_unreported'
   | 'id_release_failed'
   | 'export_write_timed_out'
   | 'export_stream_failed'

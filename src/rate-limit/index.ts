@@ -1,8 +1,10 @@
 /**
- * The rate limiter's face (spec 8; docs/rate-limits.md): the middleware that counts a request,
- * the admission a route awaits before it answers, and the client key of a request.
+ * The rate limiter's face (docs/api.md#rate-limits, docs/rate-limits.md): the middleware that
+ * counts a request, the admission a route awaits before it answers (and what it returns when not
+ * admitted), the client key of a request, and the settings (the exempt networks are checked at
+ * startup).
  */
 export { rateLimit, type RateLimitOptions } from './middleware'
-export { admission, clientKeyOf } from './request-context'
-export { missSettings, rateLimitRules } from './rules'
+export { admission, clientKeyOf, notAdmitted } from './request-context'
+export { exemptNetworks, missSettings, rateLimitRules } from './rules'
 export { PrefixRateLimiter } from './rate-limiter'

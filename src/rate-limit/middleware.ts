@@ -1,8 +1,9 @@
 /**
- * The per-IP rate limit of the public endpoint (spec 8). GET and HEAD count, whatever the id;
- * OPTIONS never reaches here (CORS answers it first) and other methods pass uncounted to their
- * 405. Every counted response, 200 or error, carries the rate-limit headers; a refusal is a
- * thrown `rate_limited` failure carrying them, answered by the error handler like any other.
+ * The per-IP rate limit of the public endpoint (docs/api.md#rate-limits). GET and HEAD count,
+ * whatever the id; OPTIONS never reaches here (CORS answers it first) and other methods pass
+ * uncounted to their 405. Every counted response, 200 or error, carries the rate-limit headers;
+ * a refusal is a thrown `rate_limited` failure carrying them, answered by the error handler like
+ * any other.
  *
  * The route does not wait for the verdict to start: it gets the verdict as its admission
  * (request-context.ts) and starts reading its export while the limiter decides, so a first
@@ -12,31 +13,47 @@
  * anything.
  *
  * Misses (misses.ts): once a request is admitted and answered that no export is here (404, 410,
- * 400 `invalid_id`), the miss is counted in the same object after the response is out, the one
- * extra call a miss costs; a hit costs nothing more. A penalty it starts is remembered in the
- * isolate too, for the client or for its whole prefix.
+ * 400 `invalid_id`), the miss is counted after the response is out: in the client's wide
+ * prefix's object, then in its own prefix's object, which takes it in place of the reservation
+ * the admission made (docs/rate-limits.md#bursts) and learns the wide prefix's penalty. A hit
+ * costs nothing more: its reservation is given back with this isolate's next call to the same
+ * object (answered.ts). A penalty a report brings back is remembered in the isolate too.
  *
- * Fail-open: when the limiter cannot answer (an exception, an overloaded object, no answer
- * within LIMITER_TIMEOUT_MS), the request is served without limiting and without rate-limit
- * headers, and the failure is logged. For a read-only public API availability beats exact
- * counting; the counts stay exact whenever the limiter answers (up to the loss bound of
- * docs/rate-limits.md#durability).
+ * Failing closed (docs/security.md#when-the-limiter-cannot-answer): when the limiter cannot give
+ * a verdict (an exception, an overloaded object, no answer within LIMITER_TIMEOUT_MS), the
+ * request is answered `503 unavailable` with `Retry-After`, whatever its ID: an answer that
+ * depended on the ID (a 200 or a 404) would tell a harvester which IDs are live, uncounted.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
 import { failureOf, ServiceFailure, type Failure } from '../http/errors'
 import { logIncident, note, type LimiterVerdict, type MissPenalty } from '../observability'
 import { withTimeout } from '../timeout'
-import { prefixKey } from './client-key'
+import { CLIENT_IP_HEADER, prefixKey, widePrefixKey } from './client-key'
+import type { ExemptNetworks } from './exempt-networks'
 import type { LimitPolicy } from './limits'
 import type { MissSettings } from './misses'
-import type { MissReport } from './rate-limiter'
-import { RefusalMemory } from './refusal-memory'
+import { AnsweredAdmissions } from './answered'
+import type { AnsweredAdmission, MissReport } from './rate-limiter'
+import { RefusalMemory, type ClientPlace } from './refusal-memory'
 import { clientKeyOf, setAdmission } from './request-context'
+import { exemptNetworks } from './rules'
 import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
-/** How long a request waits for the limiter before being served unlimited. */
+/** How long a request waits for the limiter's verdict before it is answered `503`. */
 export const LIMITER_TIMEOUT_MS = 300
+
+/**
+ * The `Retry-After` of a request the limiter could not answer: an overloaded object needs the
+ * pressure off for a moment, and a plugin that honours it retries once rather than in a loop.
+ */
+export const LIMITER_RETRY_AFTER_SECONDS = 5
+
+/**
+ * How long a miss report, sent after the answer, may take per object. A report later than the
+ * reservation (in-flight.ts) is still counted, only no longer held against the budget meanwhile.
+ */
+const REPORT_TIMEOUT_MS = 4000
 
 const COUNTED_METHODS = new Set(['GET', 'HEAD'])
 
@@ -55,17 +72,21 @@ export interface RateLimitOptions {
   flushSeconds: (env: Env) => number
   /** The miss limit; throws likewise. */
   misses: (env: Env) => MissSettings
+  /** The networks exempt from prefix penalties; the vars' by default. Throws likewise. */
+  exempt?: (env: Env) => ExemptNetworks
 }
 
-/** The limits and the flush interval of one set of settings. */
+/** The limits, the flush interval and the exempt networks of one set of settings. */
 interface Policy {
   limits: LimitPolicy
   flushSeconds: number
+  exempt: ExemptNetworks
 }
 
 /** Counts GET and HEAD against the client's quota, refuses with 429 when it is spent. */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
+  const answered = new AnsweredAdmissions()
   // Parsed once per settings object rather than per request; settings that do not parse are
   // not remembered, so each request fails on them.
   const policies = new WeakMap<Env, Policy>()
@@ -73,7 +94,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     let policy = policies.get(env)
     if (policy === undefined) {
       const limits = { rules: options.rules(env), misses: options.misses(env) }
-      policy = { limits, flushSeconds: options.flushSeconds(env) }
+      const exempt = (options.exempt ?? exemptNetworks)(env)
+      policy = { limits, flushSeconds: options.flushSeconds(env), exempt }
       policies.set(env, policy)
     }
     return policy
@@ -82,28 +104,45 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     if (!COUNTED_METHODS.has(c.req.method)) return next()
     const policy = policyOf(c.env)
     const { rules } = policy.limits
-    const key = clientKeyOf(c)
-    const prefix = prefixKey(key)
-    let verdict = refusals.recall(key, prefix, rules, Date.now())
+    const place = placeOf(c, policy)
+    let verdict = refusals.recall(place, rules, Date.now())
     if (verdict === null) {
-      const deciding = askLimiter(c.env, key, prefix, policy)
+      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix))
       setAdmission(
         c,
-        deciding.then((v) => v === null || v.admitted),
+        deciding.then((v) => v !== null && v.admitted),
       )
       await next()
       verdict = await deciding
-      if (verdict !== null && !verdict.admitted) refusals.remember(key, prefix, rules, verdict)
+      if (verdict === null) {
+        note(c, { limiter: 'failed_closed' })
+        throw new ServiceFailure({
+          reason: 'limiter_unavailable',
+          retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
+        })
+      }
+      if (!verdict.admitted) refusals.remember(place, rules, verdict)
+      else refusals.rememberAdmitted(place.key, verdict)
     }
-    note(c, limiterNotes(verdict, key))
-    if (verdict === null) return
+    note(c, limiterNotes(verdict, place.key))
     // The one place a refusal becomes the answer, whatever the route did meanwhile.
     if (!verdict.admitted) throw refusal(rules, verdict)
     setAll(c.res.headers, rateLimitHeaders(rules, verdict))
-    if (policy.limits.misses.enabled && isMiss(c)) {
-      afterResponse(c, reportMiss(c.env, key, prefix, policy, verdict, refusals))
+    if (verdict.reservedAt === undefined) return
+    if (isMiss(c)) {
+      afterResponse(c, reportMiss(c.env, place, policy, verdict, refusals))
+    } else {
+      const { key: clientKey, exempt } = place
+      answered.add(place.prefix, { clientKey, reservedAt: verdict.reservedAt, exempt })
     }
   }
+}
+
+/** Where the request's client stands: its key, its prefixes, whether its network is exempt. */
+function placeOf(c: Context, policy: Policy): ClientPlace {
+  const key = clientKeyOf(c)
+  const exempt = policy.exempt.contains(c.req.header(CLIENT_IP_HEADER))
+  return { key, prefix: prefixKey(key), wide: widePrefixKey(key), exempt }
 }
 
 /** Whether the answer said that no export is here. */
@@ -112,28 +151,48 @@ function isMiss(c: Context): boolean {
 }
 
 /**
- * Counts a miss in the client's object once the answer is out, and remembers the penalties it
- * leaves, so this isolate refuses the next requests without asking. A miss the object does not
- * hear of (it fails, or times out) is lost, as the limiter fails open.
+ * Counts a miss once the answer is out: in the wide prefix's object (unless the client is
+ * exempt), then in the client's prefix object with what the wide one said, and remembers the
+ * penalties they leave, so this isolate refuses the next requests without asking. A report an
+ * object does not take (it fails, or times out) is logged; the miss's reservation then holds it
+ * against the budget until it lapses (in-flight.ts).
  */
 async function reportMiss(
   env: Env,
-  key: string,
-  prefix: string,
+  place: ClientPlace,
   policy: Policy,
   admitted: RateVerdict,
   refusals: RefusalMemory,
 ): Promise<void> {
+  const { limits, flushSeconds } = policy
+  let widePenaltyUntil = 0
   try {
-    const report: MissReport = await withTimeout(
-      env.RATE_LIMITER.getByName(prefix).miss(key, policy.limits, policy.flushSeconds),
-      LIMITER_TIMEOUT_MS,
-      'rate limiter',
+    if (!place.exempt && place.wide !== null) {
+      const wide = env.RATE_LIMITER.getByName(place.wide).wideMiss(limits, flushSeconds)
+      widePenaltyUntil = await withTimeout(wide, REPORT_TIMEOUT_MS, 'rate limiter')
+      if (widePenaltyUntil !== 0) refusals.rememberPenalty(place.wide, widePenaltyUntil)
+    }
+  } catch (cause) {
+    logIncident('limiter_miss_unreported', 'a miss went uncounted for the wide prefix', cause)
+  }
+  try {
+    const counting = env.RATE_LIMITER.getByName(place.prefix).miss(
+      place.key,
+      limits,
+      flushSeconds,
+      {
+        exempt: place.exempt,
+        widePenaltyUntil,
+        ...(admitted.reservedAt === undefined ? {} : { reservedAt: admitted.reservedAt }),
+      },
     )
-    if (report.prefixPenaltyUntil !== 0) refusals.rememberPenalty(prefix, report.prefixPenaltyUntil)
+    const report: MissReport = await withTimeout(counting, REPORT_TIMEOUT_MS, 'rate limiter')
+    if (report.prefixPenaltyUntil !== 0) {
+      refusals.rememberPenalty(place.prefix, report.prefixPenaltyUntil)
+    }
     if (report.clientPenaltyUntil !== 0) {
       const retryAt = report.clientPenaltyUntil
-      refusals.remember(key, prefix, policy.limits.rules, {
+      refusals.remember(place, limits.rules, {
         ...admitted,
         admitted: false,
         retryAt,
@@ -142,7 +201,7 @@ async function reportMiss(
       })
     }
   } catch (cause) {
-    logIncident('limiter_failed_open', 'rate limiter unavailable, a miss went uncounted', cause)
+    logIncident('limiter_miss_unreported', 'a miss went uncounted for the client', cause)
   }
 }
 
@@ -162,48 +221,65 @@ function refusal(rules: WindowRule[], verdict: RateVerdict): ServiceFailure {
     retryAfterSeconds: verdict.retryAfterSeconds,
     headers: rateLimitHeaders(rules, verdict),
     ...(verdict.penalty === undefined ? {} : { penalty: verdict.penalty }),
+    ...(verdict.inFlight === undefined ? {} : { inFlight: verdict.inFlight }),
   })
 }
 
 /** The verdict of the client's prefix object, or null when it cannot give one in time (logged). */
 async function askLimiter(
   env: Env,
-  key: string,
-  prefix: string,
+  place: ClientPlace,
   policy: Policy,
+  answered: AnsweredAdmission[],
 ): Promise<RateVerdict | null> {
   try {
-    const hit = env.RATE_LIMITER.getByName(prefix).hit(key, policy.limits, policy.flushSeconds)
+    const hit = env.RATE_LIMITER.getByName(place.prefix).hit(
+      place.key,
+      policy.limits,
+      policy.flushSeconds,
+      answered.length === 0 ? { exempt: place.exempt } : { exempt: place.exempt, answered },
+    )
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
-    logIncident('limiter_failed_open', 'rate limiter unavailable, serving without a limit', cause)
+    logIncident('limiter_failed_closed', 'rate limiter unavailable, answering 503', cause)
     return null
   }
 }
 
 /**
- * What the log notes of a verdict (`null`: a limiter that could not answer, fail-open): on a
- * refusal, the window that refused, or for a miss penalty the length of the prefix penalized
- * (never the address).
+ * What the log notes of a verdict: on a refusal, the window that refused (`in_flight` for too
+ * many requests in flight), and for a miss penalty or requests in flight the length of the
+ * prefix that refused (never the address).
  */
 function limiterNotes(
-  verdict: RateVerdict | null,
+  verdict: RateVerdict,
   key: string,
 ): { limiter: LimiterVerdict; refusingWindow?: string; missPenalty?: MissPenalty } {
-  if (verdict === null) return { limiter: 'failed_open' }
   if (verdict.admitted) return { limiter: 'admitted' }
   if (verdict.penalty !== undefined) {
-    return { limiter: 'refused', missPenalty: penaltyLength(key, verdict.penalty) }
+    return { limiter: 'refused', missPenalty: levelLength(key, verdict.penalty) }
+  }
+  if (verdict.inFlight !== undefined) {
+    return {
+      limiter: 'refused',
+      refusingWindow: 'in_flight',
+      missPenalty: levelLength(key, verdict.inFlight),
+    }
   }
   return { limiter: 'refused', refusingWindow: nearestExhaustion(verdict.windows).name }
 }
 
-/** The length of the prefix a miss penalty applies to: `/32` or `/24`, `/64` or `/48`. */
-function penaltyLength(key: string, penalty: 'client' | 'prefix'): MissPenalty {
+/**
+ * The length of the prefix a level names for a client key: the client `/32` or `/64`, its
+ * prefix `/24` or `/48`, its wide prefix `/16` or `::/32` (an IPv6 /32, told apart from an IPv4
+ * address); `other` for a key that is no address.
+ */
+function levelLength(key: string, level: 'client' | 'prefix' | 'wide'): MissPenalty {
   const prefix = prefixKey(key)
   if (prefix === key) return 'other'
   const ipv6 = prefix.endsWith('/48')
-  if (penalty === 'prefix') return ipv6 ? '/48' : '/24'
+  if (level === 'wide') return ipv6 ? '::/32' : '/16'
+  if (level === 'prefix') return ipv6 ? '/48' : '/24'
   return ipv6 ? '/64' : '/32'
 }
 

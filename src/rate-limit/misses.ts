@@ -17,12 +17,14 @@
  * party is kept past its penalty plus one miss window (a day and an hour at the defaults).
  */
 
-/** The miss limit's settings: budgets and windows per client and per prefix, the penalties. */
+/** The miss limit's settings: budgets and windows per client, prefix and wide prefix, the penalties. */
 export interface MissSettings {
   /** False switches the miss limit off: misses count nowhere, nobody is penalized. */
   enabled: boolean
   client: MissBudget
   prefix: MissBudget
+  /** The wide prefix (IPv4 /16, IPv6 /32; client-key.ts): what one provider's block holds. */
+  wide: MissBudget
   /** The penalty of a first breach, in seconds. */
   firstPenaltySeconds: number
   /** The longest penalty, in seconds: doubling stops here. */
@@ -42,6 +44,12 @@ export const DEFAULT_CLIENT_MISS_BUDGET: MissBudget = { budget: 30, windowSecond
  * a few hundred guesses an hour, where one live ID takes about 1,500 at 600 live of 900,000.
  */
 export const DEFAULT_PREFIX_MISS_BUDGET: MissBudget = { budget: 300, windowSeconds: 3600 }
+/**
+ * An IPv4 /16 or IPv6 /32: ten networks' worth. Without it, a holder of many networks guesses
+ * 300 times an hour per network (a /40 holds 256 /48s, about 51 live IDs an hour); with it, the
+ * whole block gets 3,000 misses an hour, about 2 live IDs.
+ */
+export const DEFAULT_WIDE_MISS_BUDGET: MissBudget = { budget: 3000, windowSeconds: 3600 }
 export const DEFAULT_FIRST_PENALTY_SECONDS = 15 * 60
 export const DEFAULT_LONGEST_PENALTY_SECONDS = 24 * 3600
 
@@ -50,6 +58,7 @@ export const DEFAULT_MISS_SETTINGS: MissSettings = {
   enabled: true,
   client: DEFAULT_CLIENT_MISS_BUDGET,
   prefix: DEFAULT_PREFIX_MISS_BUDGET,
+  wide: DEFAULT_WIDE_MISS_BUDGET,
   firstPenaltySeconds: DEFAULT_FIRST_PENALTY_SECONDS,
   longestPenaltySeconds: DEFAULT_LONGEST_PENALTY_SECONDS,
 }
@@ -64,6 +73,11 @@ export interface MissState {
   breaches: number
   /** When the current (or last) penalty ends; 0 when none was ever given. */
   penaltyUntil: number
+  /**
+   * Misses counted since the last breach: while penalized, those of the clean clients served
+   * through the penalty (limits.ts). Absent: none.
+   */
+  missesInPenalty?: number
 }
 
 /** The state of a party that never missed. */
@@ -72,6 +86,11 @@ export const NO_MISSES: MissState = { count: 0, resetAt: 0, breaches: 0, penalty
 /** When the party's penalty ends, or 0 when it is not penalized at `now`. */
 export function penaltyEnd(state: MissState | undefined, now: number): number {
   return state !== undefined && now < state.penaltyUntil ? state.penaltyUntil : 0
+}
+
+/** Misses counted in the party's current miss window at `now`. */
+export function missesInWindow(state: MissState | undefined, now: number): number {
+  return state !== undefined && now < state.resetAt ? state.count : 0
 }
 
 /** The penalty of the `breaches`-th remembered breach, in ms. */
@@ -84,8 +103,9 @@ export function penaltyMs(breaches: number, settings: MissSettings): number {
  * The state after a miss at `now`. A miss past the budget is a breach: the penalty starts,
  * doubled if the last breach is still remembered. The window runs on through the penalty, so a
  * miss after it, while the window lasts, is another breach at once: waiting out a penalty buys
- * no new budget, only the window's end does. A miss while penalized only counts (it cannot
- * happen through the object, which refuses first).
+ * no new budget, only the window's end does. A miss while penalized only counts (it can
+ * come only from requests admitted before the breach, or from the clean clients a network's
+ * penalty lets through, limits.ts); it counts in `missesInPenalty` too.
  */
 export function countMiss(
   state: MissState | undefined,
@@ -97,11 +117,22 @@ export function countMiss(
   const inWindow = now < current.resetAt
   const count = (inWindow ? current.count : 0) + 1
   const resetAt = inWindow ? current.resetAt : now + budget.windowSeconds * 1000
-  if (count <= budget.budget || penaltyEnd(current, now) !== 0) {
+  if (penaltyEnd(current, now) !== 0) {
+    const missesInPenalty = (current.missesInPenalty ?? 0) + 1
+    return {
+      ...current,
+      count,
+      resetAt,
+      breaches: remembered(current, budget, now),
+      missesInPenalty,
+    }
+  }
+  if (count <= budget.budget) {
     return { ...current, count, resetAt, breaches: remembered(current, budget, now) }
   }
   const breaches = remembered(current, budget, now) + 1
-  return { count, resetAt, breaches, penaltyUntil: now + penaltyMs(breaches, settings) }
+  const penaltyUntil = now + penaltyMs(breaches, settings)
+  return { count, resetAt, breaches, penaltyUntil }
 }
 
 /** Breaches still remembered at `now`: until a miss window after the last penalty ended. */

@@ -6,6 +6,14 @@
  * costs one call. Each call decides from memory and updates it with no `await` in between, so
  * concurrent requests are serialized and no burst is admitted beyond the limit.
  *
+ * The same class serves a wide prefix (an IPv4 /16, an IPv6 /32; client-key.ts), named by it and
+ * reached only on the miss path: it holds that wide prefix's misses alone (`wideMiss`). What a
+ * network object knows of its wide prefix's penalty it learns from the miss reports, in memory.
+ *
+ * Requests in flight (in-flight.ts): each admission under the miss limit reserves a possible miss
+ * for the client and the prefix, which its miss report turns into a count, so that a burst cannot
+ * be answered past the budgets (limits.ts). Reservations live in memory only.
+ *
  * Storage trails memory (write-behind.ts): a lone request is never written, busier records by at
  * most one flush interval; the one alarm writes and deletes, and nothing stays stored past its
  * windows and penalty. What a restart loses: docs/rate-limits.md#durability. No verdict waits for
@@ -13,6 +21,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { DEFAULT_RATE_LIMIT_FLUSH_SECONDS, type Env } from '../config'
+import { Reservations } from './in-flight'
 import {
   admit,
   clientForgetAt,
@@ -21,7 +30,7 @@ import {
   type ClientRecord,
   type LimitPolicy,
 } from './limits'
-import { penaltyEnd, type MissState } from './misses'
+import { countMiss, missesForgetAt, penaltyEnd, type MissState } from './misses'
 import type { RateVerdict } from './windows'
 import {
   alarmStep,
@@ -65,7 +74,33 @@ export interface MissReport {
   prefixPenaltyUntil: number
 }
 
-/** The request counter of one prefix's clients (spec 8), and their miss limit. */
+/** What the Worker knows of a request beside its client key (docs/rate-limits.md). */
+export interface RequestStanding {
+  /** The client is in an exempt network (exempt-networks.ts). */
+  exempt?: boolean
+  /**
+   * Admissions of this object that the calling isolate has since answered with anything but a
+   * miss: their reservations are given back at once instead of lapsing (in-flight.ts).
+   */
+  answered?: AnsweredAdmission[]
+}
+
+/** An admission answered with anything but a miss: whose, and its `reservedAt`. */
+export interface AnsweredAdmission {
+  clientKey: string
+  reservedAt: number
+  exempt: boolean
+}
+
+/** What a miss report says beside the client key. */
+export interface MissContext extends RequestStanding {
+  /** The admission's `reservedAt`, whose reservation the miss takes over. */
+  reservedAt?: number
+  /** When the client's wide prefix is penalized until, as its object just said (ms); 0: not. */
+  widePenaltyUntil?: number
+}
+
+/** The request counter of one prefix's clients (docs/api.md#rate-limits), and their miss limit. */
 export class PrefixRateLimiter extends DurableObject<Env> {
   /** Memory is the truth while the instance lives; storage trails it. */
   private readonly records = new Map<string, Entry<ClientRecord | MissState>>()
@@ -74,6 +109,10 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   private flushMs = DEFAULT_RATE_LIMIT_FLUSH_SECONDS * 1000
   /** Records held at which memory is next swept of lapsed ones that storage does not hold. */
   private sweepAt = SWEEP_FROM
+  /** Possible misses of admitted requests, per record key. */
+  private readonly reservations = new Reservations()
+  /** When the wide prefix's penalty ends, as the last miss report said (ms); memory only. */
+  private widePenaltyUntil = 0
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -86,48 +125,71 @@ export class PrefixRateLimiter extends DurableObject<Env> {
   }
 
   /**
-   * Counts a request of `clientKey` against its windows if it is admitted: if all have room
-   * and neither the client nor the prefix is penalized for misses. Refusals count nowhere.
-   * `flushSeconds` is the flush interval (`RATE_LIMIT_FLUSH_SECONDS`).
+   * Counts a request of `clientKey` against its windows if it is admitted: if all have room,
+   * neither the client, its prefix nor its wide prefix is penalized for misses (or the client is
+   * let through, limits.ts), and the misses it could add stay within the budgets. Refusals count
+   * nowhere. `flushSeconds` is the flush interval (`RATE_LIMIT_FLUSH_SECONDS`).
    */
   hit(
     clientKey: string,
     policy: LimitPolicy,
     flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+    standing: RequestStanding = {},
   ): RateVerdict {
     const now = Date.now()
     this.flushMs = flushSeconds * 1000
     const key = CLIENT_RECORD_PREFIX + clientKey
+    const exempt = standing.exempt === true
+    for (const done of standing.answered ?? []) this.giveBack(done)
     const { verdict, client } = admit(
       this.live<ClientRecord>(key, now),
       this.prefix(now),
       policy,
       now,
+      {
+        exempt,
+        widePenaltyUntil: this.widePenaltyUntil,
+        clientInFlight: this.reservations.inFlight(key, now),
+        prefixInFlight: this.reservations.inFlight(PREFIX_RECORD_KEY, now),
+      },
     )
     if (client !== null) this.change(key, client, clientForgetAt(client, policy), 'request', now)
-    return verdict
+    if (!verdict.admitted || !policy.misses.enabled) return verdict
+    this.reservations.reserve(key, now)
+    if (!exempt) this.reservations.reserve(PREFIX_RECORD_KEY, now)
+    return { ...verdict, reservedAt: now }
   }
 
   /**
    * Counts a miss (an answer of 404, 410 or 400 `invalid_id` to an admitted request) for
-   * `clientKey` and for the prefix; returns the penalties they are under after it.
+   * `clientKey` and, unless it is exempt, for the prefix, in place of the reservation its
+   * admission made; learns the wide prefix's penalty; returns the penalties after it.
    */
   miss(
     clientKey: string,
     policy: LimitPolicy,
     flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS,
+    context: MissContext = {},
   ): MissReport {
     const now = Date.now()
     this.flushMs = flushSeconds * 1000
     const key = CLIENT_RECORD_PREFIX + clientKey
+    const exempt = context.exempt === true
+    for (const done of context.answered ?? []) this.giveBack(done)
+    if (context.reservedAt !== undefined) {
+      this.giveBack({ clientKey, reservedAt: context.reservedAt, exempt })
+    }
+    this.widePenaltyUntil = Math.max(this.widePenaltyUntil, context.widePenaltyUntil ?? 0)
     const before = this.live<ClientRecord>(key, now)
     const prefixBefore = this.prefix(now)
     const after = miss(before, prefixBefore, policy, now)
     if (after === null) return { clientPenaltyUntil: 0, prefixPenaltyUntil: 0 }
     const clientBreach = penaltyEnd(after.client.misses, now) > penaltyEnd(before?.misses, now)
-    const prefixBreach = penaltyEnd(after.prefix, now) > penaltyEnd(prefixBefore, now)
     const forgetClient = clientForgetAt(after.client, policy)
     this.change(key, after.client, forgetClient, clientBreach ? 'breach' : 'miss', now)
+    const clientPenaltyUntil = penaltyEnd(after.client.misses, now)
+    if (exempt) return { clientPenaltyUntil, prefixPenaltyUntil: 0 }
+    const prefixBreach = penaltyEnd(after.prefix, now) > penaltyEnd(prefixBefore, now)
     const forgetPrefix = prefixForgetAt(after.prefix, policy)
     this.change(
       PREFIX_RECORD_KEY,
@@ -136,10 +198,24 @@ export class PrefixRateLimiter extends DurableObject<Env> {
       prefixBreach ? 'breach' : 'miss',
       now,
     )
-    return {
-      clientPenaltyUntil: penaltyEnd(after.client.misses, now),
-      prefixPenaltyUntil: penaltyEnd(after.prefix, now),
-    }
+    return { clientPenaltyUntil, prefixPenaltyUntil: penaltyEnd(after.prefix, now) }
+  }
+
+  /**
+   * Counts a miss of a client of this wide prefix (this object is named by it): returns when
+   * its penalty ends, 0 when it is not penalized.
+   */
+  wideMiss(policy: LimitPolicy, flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS): number {
+    const now = Date.now()
+    this.flushMs = flushSeconds * 1000
+    const settings = policy.misses
+    if (!settings.enabled) return 0
+    const before = this.prefix(now)
+    const after = countMiss(before, settings.wide, settings, now)
+    const breach = penaltyEnd(after, now) > penaltyEnd(before, now)
+    const forgetAt = missesForgetAt(after, settings.wide)
+    this.change(PREFIX_RECORD_KEY, after, forgetAt, breach ? 'breach' : 'miss', now)
+    return penaltyEnd(after, now)
   }
 
   /** Writes what memory holds ahead of storage, and deletes what has lapsed. */
@@ -168,6 +244,12 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     }
     if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
     this.setAlarm(nextAlarm(wrote, storedAts, now, this.flushMs))
+  }
+
+  /** Gives back the reservations an admission made. */
+  private giveBack(admission: AnsweredAdmission): void {
+    this.reservations.release(CLIENT_RECORD_PREFIX + admission.clientKey, admission.reservedAt)
+    if (!admission.exempt) this.reservations.release(PREFIX_RECORD_KEY, admission.reservedAt)
   }
 
   /** The record at `key` if it has not lapsed at `now`. */

@@ -32,10 +32,18 @@ export function setAdmission(c: Context, admission: Promise<boolean>): void {
 }
 
 /**
- * Resolves true once the request is admitted, false when it is refused. A refused route stops
- * and drops what it started; what it returns is never sent, since the limiter answers a refusal
- * itself (the 429, in one place: middleware.ts).
+ * Resolves true once the request is admitted, false when it is not (refused, or no verdict). A
+ * route that is not admitted stops, drops what it started and returns `notAdmitted(c)`.
  */
 export function admission(c: Context): Promise<boolean> {
   return c.get('rateLimitAdmission') ?? ADMITTED
+}
+
+/**
+ * What a route returns for a request that was not admitted: a placeholder that is never sent,
+ * since the limiter answers such a request itself, after the route (its 429 or 503, in one
+ * place: middleware.ts).
+ */
+export function notAdmitted(c: Context): Response {
+  return c.body(null)
 }

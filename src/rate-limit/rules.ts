@@ -1,15 +1,17 @@
 /**
  * The rate-limit policy of the vars: two windows every client has at once, each written as
- * `"requests/seconds"`, and the miss limit (misses.ts): budgets written as `"misses/seconds"`,
- * the first and the longest penalty in seconds, and a switch.
+ * `"requests/seconds"`, the miss limit (misses.ts): budgets written as `"misses/seconds"`, the
+ * first and the longest penalty in seconds, and a switch; and the exempt networks
+ * (exempt-networks.ts).
  */
 import { positiveInteger, type Env } from '../config'
+import { parseExemptNetworks, type ExemptNetworks } from './exempt-networks'
 import { DEFAULT_MISS_SETTINGS, type MissBudget, type MissSettings } from './misses'
 import type { WindowRule } from './windows'
 
-/** Spec 8: 120 requests per 60 seconds per external IP address. */
+/** 120 requests per 60 seconds per external IP address (docs/api.md#rate-limits). */
 export const DEFAULT_RATE_LIMIT_SHORT = '120/60'
-/** Spec 8: 1200 requests per 3600 seconds per external IP address. */
+/** 1200 requests per 3600 seconds per external IP address (docs/api.md#rate-limits). */
 export const DEFAULT_RATE_LIMIT_LONG = '1200/3600'
 
 const RULE_PATTERN = /^(\d{1,9})\/(\d{1,9})$/
@@ -41,8 +43,8 @@ export const DEFAULT_RATE_LIMIT_MISSES = 'on'
 const budgetText = (b: MissBudget): string => `${b.budget}/${b.windowSeconds}`
 
 /**
- * The miss limit from `RATE_LIMIT_MISSES` (`on` or `off`), `RATE_LIMIT_CLIENT_MISSES` and
- * `RATE_LIMIT_PREFIX_MISSES` (`"misses/seconds"`), `RATE_LIMIT_FIRST_PENALTY_SECONDS` and
+ * The miss limit from `RATE_LIMIT_MISSES` (`on` or `off`), `RATE_LIMIT_CLIENT_MISSES`,
+ * `RATE_LIMIT_PREFIX_MISSES` and `RATE_LIMIT_WIDE_MISSES` (`"misses/seconds"`), `RATE_LIMIT_FIRST_PENALTY_SECONDS` and
  * `RATE_LIMIT_LONGEST_PENALTY_SECONDS`; unset ones take the defaults (misses.ts).
  */
 export function missSettings(env: Env): MissSettings {
@@ -74,7 +76,16 @@ export function missSettings(env: Env): MissSettings {
     enabled: switchedTo === 'on',
     client: budget('client miss', env.RATE_LIMIT_CLIENT_MISSES, d.client),
     prefix: budget('prefix miss', env.RATE_LIMIT_PREFIX_MISSES, d.prefix),
+    wide: budget('wide prefix miss', env.RATE_LIMIT_WIDE_MISSES, d.wide),
     firstPenaltySeconds: first,
     longestPenaltySeconds: longest,
   }
+}
+
+/**
+ * The networks exempt from prefix penalties, from `RATE_LIMIT_EXEMPT_NETWORKS`; throws on a list
+ * that does not parse. Called at startup (src/index.ts), so a bad list stops the Worker.
+ */
+export function exemptNetworks(env: Pick<Env, 'RATE_LIMIT_EXEMPT_NETWORKS'>): ExemptNetworks {
+  return parseExemptNetworks(env.RATE_LIMIT_EXEMPT_NETWORKS)
 }

@@ -1,6 +1,6 @@
 /**
- * Fixed-window arithmetic for the per-IP limits (spec 8): pure functions of the rules, the
- * stored counters and the time. No storage, no HTTP beyond the header values.
+ * Fixed-window arithmetic for the per-IP limits (docs/api.md#rate-limits): pure functions of the
+ * rules, the stored counters and the time. No storage, no HTTP beyond the header values.
  *
  * A window starts at the first counted request after its counter resets and lasts its period.
  * A request is admitted only if every window has room, and then counts in every window; a
@@ -42,11 +42,30 @@ export interface RateVerdict {
   /** One report per rule, in the order of the rules. */
   windows: WindowReport[]
   /**
-   * Set on a refusal that a miss penalty causes (misses.ts): whose misses, the client's own or
-   * its prefix's. The windows are then reported as they stand, nothing counted.
+   * Set on a refusal that a miss penalty causes (misses.ts): whose misses, the client's own, its
+   * prefix's or its wide prefix's. The windows are then reported as they stand, nothing counted.
    */
-  penalty?: 'client' | 'prefix'
+  penalty?: MissLevel
+  /**
+   * Set on a refusal because too many of the party's admitted requests may still turn out to be
+   * misses (limits.ts): the client's or its prefix's. Windows reported as they stand.
+   */
+  inFlight?: InFlightLevel
+  /**
+   * On an admission under the miss limit: when the object reserved the request's possible miss
+   * (ms). The miss report names it, so the object turns that reservation into a count.
+   */
+  reservedAt?: number
 }
+
+/** Whose misses: the client's, its prefix's, its wide prefix's (client-key.ts). */
+export type MissLevel = 'client' | 'prefix' | 'wide'
+
+/** Whose requests in flight: the client's or its prefix's. */
+export type InFlightLevel = 'client' | 'prefix'
+
+/** Why a request is refused when its windows have room. */
+export type RefusalReason = { penalty: MissLevel } | { inFlight: InFlightLevel }
 
 /** A verdict and the window states to store if the request was admitted. */
 export interface Decision {
@@ -73,22 +92,28 @@ export function decide(
 }
 
 /**
- * A refusal at `now` until `until` (ms) for a reason other than the windows (a miss penalty):
- * nothing counts, the windows are reported as they stand, and if one is spent too the refusal
- * lasts until it resets as well.
+ * A refusal at `now` until `until` (ms) for a reason other than the windows (a miss penalty,
+ * requests in flight): nothing counts, the windows are reported as they stand, and if one is
+ * spent too the refusal lasts until it resets as well.
  */
 export function refuseUntil(
   rules: readonly WindowRule[],
   stored: Readonly<Record<string, WindowState>>,
   now: number,
   until: number,
-  penalty: 'client' | 'prefix',
+  reason: RefusalReason,
 ): RateVerdict {
   const states = rules.map((rule) => currentState(rule, stored[rule.name], now))
   const spent = states.filter((state, i) => state.count >= rules[i]!.limit)
   const retryAt = Math.max(until, ...spent.map((state) => state.resetAt))
   const windows = rules.map((rule, i) => report(rule, states[i]!, now))
-  return { admitted: false, retryAfterSeconds: retryAfter(retryAt, now), retryAt, windows, penalty }
+  return {
+    admitted: false,
+    retryAfterSeconds: retryAfter(retryAt, now),
+    retryAt,
+    windows,
+    ...reason,
+  }
 }
 
 /**
@@ -176,7 +201,7 @@ function report(rule: WindowRule, state: WindowState, now: number): WindowReport
   }
 }
 
-/** Spec 7: Retry-After is whole seconds, rounded up, and at least 1. */
+/** `Retry-After` is whole seconds, rounded up, and at least 1 (docs/api.md#rate-limits). */
 function retryAfter(at: number, now: number): number {
   return Math.max(1, secondsUntil(at, now))
 }

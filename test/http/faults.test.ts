@@ -2,7 +2,7 @@
  * Faults made to happen: storage that breaks mid-transfer or holds a damaged value, a client
  * that stops reading mid-body, a limiter that cannot even be addressed, an allocator that does
  * not answer, a failed write whose ID cannot be given back. KV reads that throw or hang, the
- * limiter's fail-open path and the allocator's plain failure are in server-api.test.ts,
+ * limiter's fail-closed path and the allocator's plain failure are in server-api.test.ts,
  * rate-limit.test.ts and publish.test.ts.
  */
 import { createExecutionContext, reset } from 'cloudflare:test'
@@ -282,7 +282,7 @@ describe('a client that stops reading mid-transfer', () => {
 })
 
 describe('a limiter that cannot be addressed', () => {
-  it('serves the request without limits when getByName itself throws', async () => {
+  it('answers 503 without limits when getByName itself throws', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const unaddressable = {
       getByName: () => {
@@ -290,7 +290,8 @@ describe('a limiter that cannot be addressed', () => {
       },
     } as unknown as Cloudflare.Env['RATE_LIMITER']
     const res = await callWithEnv({ RATE_LIMITER: unaddressable }, '/server-api?id=999999')
-    expect(res.status).toBe(404)
+    expect(res.status).toBe(503)
+    expect(res.headers.get('Retry-After')).toBe('5')
     expect(res.headers.get('X-RateLimit-Limit')).toBeNull()
     expect(logged(log)[0]).toContain('rate limiter unavailable')
   })

@@ -211,7 +211,7 @@ describe('one log line and one data point per public request', () => {
     expect(onlyPoint(observed)).toMatchObject({ outcome: 'not_yet_visible' })
   })
 
-  it('a limiter that fails open: an incident line with its cause, and the request served', async () => {
+  it('a limiter that fails closed: an incident line with its cause, and a 503', async () => {
     const failing = {
       getByName: () => ({ hit: () => Promise.reject(new Error('overloaded')) }),
     } as unknown as Cloudflare.Env['RATE_LIMITER']
@@ -220,12 +220,20 @@ describe('one log line and one data point per public request', () => {
       expect.objectContaining({
         level: 'error',
         event: 'incident',
-        incident: 'limiter_failed_open',
+        incident: 'limiter_failed_closed',
         cause: expect.objectContaining({ message: 'overloaded' }),
       }),
-      expect.objectContaining({ event: 'retrieve', outcome: 'unknown_id', limiter: 'failed_open' }),
+      expect.objectContaining({
+        event: 'retrieve',
+        status: 503,
+        outcome: 'limiter_unavailable',
+        limiter: 'failed_closed',
+      }),
     ])
-    expect(onlyPoint(observed)).toMatchObject({ limiter: 'failed_open', outcome: 'unknown_id' })
+    expect(onlyPoint(observed)).toMatchObject({
+      limiter: 'failed_closed',
+      outcome: 'limiter_unavailable',
+    })
   })
 
   it('HEAD counts no body bytes; OPTIONS is a preflight the limiter never saw', async () => {

@@ -228,6 +228,10 @@ const FAILURES: {
     sample: { reason: 'rate_limited', retryAfterSeconds: 7, headers: {} },
     on: reads(),
   },
+  limiter_unavailable: {
+    sample: { reason: 'limiter_unavailable', retryAfterSeconds: 5 },
+    on: reads(),
+  },
   unauthorized: { sample: { reason: 'unauthorized' }, on: editorOperations() },
   unsupported_media_type: {
     sample: { reason: 'unsupported_media_type', contentType: null },

@@ -17,6 +17,7 @@ const SETTINGS: MissSettings = {
   enabled: true,
   client: { budget: 3, windowSeconds: 600 },
   prefix: { budget: 5, windowSeconds: 600 },
+  wide: { budget: 50, windowSeconds: 600 },
   firstPenaltySeconds: 60,
   longestPenaltySeconds: 300,
 }
@@ -137,6 +138,7 @@ describe('missSettings', () => {
       enabled: false,
       client: { budget: 5, windowSeconds: 60 },
       prefix: { budget: 50, windowSeconds: 120 },
+      wide: { budget: 3000, windowSeconds: 3600 },
       firstPenaltySeconds: 30,
       longestPenaltySeconds: 600,
     })

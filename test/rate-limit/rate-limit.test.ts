@@ -278,43 +278,76 @@ describe('when the limiter cannot answer', () => {
   }
 
   /** The limiter's own log lines: other work of the isolate may log in the same moment. */
-  function limiterLogs(log: { mock: { calls: unknown[][] } }): unknown[][] {
-    return log.mock.calls.filter(
-      ([line]) => (line as { incident?: string }).incident === 'limiter_failed_open',
-    )
+  function limiterLogs(log: { mock: { calls: unknown[][] } }, incident: string): unknown[][] {
+    return log.mock.calls.filter(([line]) => (line as { incident?: string }).incident === incident)
   }
 
-  it('serves the request without limits or rate-limit headers, and logs the failure', async () => {
+  /** Asserts the answer to a request without a verdict: 503, the same whatever the ID. */
+  async function expectUnanswered(res: Response): Promise<void> {
+    expect(res.status).toBe(503)
+    expect(res.headers.get('Retry-After')).toBe('5')
+    expect(trio(res)).toBeNull()
+    expect(res.headers.get('RateLimit')).toBeNull()
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    const body = await res.text()
+    // A HEAD gets the GET's headers and no body.
+    if (body !== '') {
+      expect(JSON.parse(body)).toMatchObject({ code: 'unavailable', retryAfterSeconds: 5 })
+    }
+  }
+
+  it.each([
+    ['throws', () => Promise.reject(new Error('boom'))],
+    ['is overloaded', () => Promise.reject(new Error('Durable Object is overloaded.'))],
+  ])('answers 503 to hits and misses alike when the object %s, and logs it', async (_, answer) => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     await storeExport('123456', '{"content":{}}')
-    const failing = {
-      throws: limiterThat(() => Promise.reject(new Error('boom'))),
-      overloaded: limiterThat(() => Promise.reject(new Error('Durable Object is overloaded.'))),
+    const vars = { ...SMALL, RATE_LIMITER: limiterThat(answer) }
+    for (const path of ['/server-api?id=123456', UNKNOWN_ID, '/server-api?id=abc']) {
+      await expectUnanswered(await from('192.0.2.30', path, {}, vars))
+      await expectUnanswered(await from('192.0.2.30', path, { method: 'HEAD' }, vars))
     }
-    for (const limiter of Object.values(failing)) {
-      for (let i = 0; i < 5; i++) {
-        const res = await from(
-          '192.0.2.30',
-          '/server-api?id=123456',
-          {},
-          { ...SMALL, RATE_LIMITER: limiter },
-        )
-        expect(res.status).toBe(200)
-        expect(trio(res)).toBeNull()
-        expect(res.headers.get('RateLimit')).toBeNull()
-      }
-    }
-    expect(limiterLogs(log)).toHaveLength(10)
+    expect(limiterLogs(log, 'limiter_failed_closed')).toHaveLength(6)
   })
 
-  it('stops waiting for a limiter that hangs and serves the request', async () => {
+  it('stops waiting for a limiter that hangs and answers 503, hit or miss', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await storeExport('123456', '{"content":{}}')
     // It never answers: an answer at all is the limiter timeout at work.
     const hangs = limiterThat(() => new Promise<never>(() => {}))
-    const res = await from('192.0.2.31', UNKNOWN_ID, {}, { ...SMALL, RATE_LIMITER: hangs })
-    expect(res.status).toBe(404)
-    expect(trio(res)).toBeNull()
-    expect(limiterLogs(log)).toHaveLength(1)
+    const vars = { ...SMALL, RATE_LIMITER: hangs }
+    await expectUnanswered(await from('192.0.2.31', '/server-api?id=123456', {}, vars))
+    await expectUnanswered(await from('192.0.2.31', UNKNOWN_ID, {}, vars))
+    expect(limiterLogs(log, 'limiter_failed_closed')).toHaveLength(2)
+  })
+
+  it('holds a miss it could not report against the budget until its reservation lapses', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // Verdicts come from the real objects; every miss report fails.
+    const unreported = {
+      getByName(name: string) {
+        const real = env.RATE_LIMITER.getByName(name)
+        return {
+          hit: (...args: Parameters<typeof real.hit>) => real.hit(...args),
+          miss: () => Promise.reject(new Error('Durable Object is overloaded.')),
+          wideMiss: () => Promise.reject(new Error('Durable Object is overloaded.')),
+        }
+      },
+    } as unknown as Cloudflare.Env['RATE_LIMITER']
+    const vars = {
+      RATE_LIMIT_CLIENT_MISSES: '3/600',
+      RATE_LIMITER: unreported,
+    }
+    const statuses = []
+    for (let i = 0; i < 6; i++)
+      statuses.push((await from('192.0.2.32', UNKNOWN_ID, {}, vars)).status)
+    // The budget and the breach: 4 misses answered; then every request waits for a reservation.
+    expect(statuses).toEqual([404, 404, 404, 404, 429, 429])
+    expect(limiterLogs(log, 'limiter_miss_unreported')).toHaveLength(8)
+    at(11)
+    expect((await from('192.0.2.32', UNKNOWN_ID, {}, vars)).status).toBe(404)
   })
 })
 

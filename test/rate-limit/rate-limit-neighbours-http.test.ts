@@ -1,0 +1,159 @@
+/**
+ * Clean neighbours (docs/rate-limits.md#clean-neighbours): a client whose own record is clean is
+ * served through its network's penalty, strangers and guessers of that network are refused, and
+ * the clean clients together miss at most a client's budget per penalty. Exempt networks
+ * (docs/rate-limits.md#exempt-networks): their clients are held to their own budget only.
+ * Through HTTP, in the Workers runtime.
+ */
+import { reset } from 'cloudflare:test'
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseExemptNetworks } from '../../src/rate-limit/exempt-networks'
+import { callWithEnv, storeExport } from '../support/helpers'
+
+const LIVE = '123456'
+const UNKNOWN = '999999'
+const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+/** Budgets small enough to reach in a test; windows wide enough never to refuse here. */
+const VARS = {
+  RATE_LIMIT_SHORT: '100/60',
+  RATE_LIMIT_LONG: '1000/3600',
+  RATE_LIMIT_CLIENT_MISSES: '3/600',
+  RATE_LIMIT_PREFIX_MISSES: '5/600',
+  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
+  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
+}
+
+function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
+  return callWithEnv({ ...VARS, ...vars }, `/server-api?id=${id}`, {
+    headers: { 'CF-Connecting-IP': ip },
+  })
+}
+
+/** The status and the cause a 429 names ("network", "address", ...), or the status alone. */
+async function answer(res: Response): Promise<string> {
+  if (res.status !== 429) return String(res.status)
+  const body = await res.json<{ error: { message: string } }>()
+  return `429 ${/this (\w+)/.exec(body.error.message)?.[1]}`
+}
+
+/** Six guessers of the network each miss once: the sixth miss breaches its budget of 5. */
+async function penalize(network: string, vars: Partial<Cloudflare.Env> = {}): Promise<void> {
+  for (let i = 1; i <= 6; i++)
+    expect((await get(`${network}.${i}`, UNKNOWN, vars)).status).toBe(404)
+}
+
+afterEach(async () => {
+  await reset()
+})
+
+describe('a clean client of a penalized network', () => {
+  it('is served through the penalty, while strangers and guessers are refused', async () => {
+    await storeExport(LIVE, DOC)
+    const server = '192.0.20.50'
+    expect((await get(server, LIVE)).status).toBe(200)
+    await penalize('192.0.20')
+    expect(await answer(await get('192.0.20.99', LIVE))).toBe('429 network')
+    expect(await answer(await get('192.0.20.1', LIVE))).toBe('429 network')
+    for (let i = 0; i < 20; i++) expect((await get(server, LIVE)).status).toBe(200)
+  })
+
+  it('stays clean through a typo now and then, and is refused once it guesses', async () => {
+    await storeExport(LIVE, DOC)
+    // A client budget of 10: the clean clients may miss 10 times through the penalty.
+    const vars = { RATE_LIMIT_CLIENT_MISSES: '10/600' }
+    const server = '2001:db8:20:50::1'
+    for (let i = 0; i < 4; i++) expect((await get(server, LIVE, vars)).status).toBe(200)
+    for (let i = 1; i <= 6; i++) {
+      expect((await get(`2001:db8:20:${i}::1`, UNKNOWN, vars)).status).toBe(404)
+    }
+    // A typo: answered, and the server is still mostly finding exports (1 miss in 5 requests).
+    expect((await get(server, UNKNOWN, vars)).status).toBe(404)
+    expect((await get(server, LIVE, vars)).status).toBe(200)
+    // Guessing: once its misses reach half of its requests, the network's penalty refuses it.
+    const guesses = []
+    for (let i = 0; i < 5; i++) guesses.push(await answer(await get(server, UNKNOWN, vars)))
+    expect(guesses).toEqual(['404', '404', '404', '404', '429 network'])
+    expect(await answer(await get(server, LIVE, vars))).toBe('429 network')
+  })
+
+  it('lets the clean clients together miss at most a client budget and one per penalty', async () => {
+    await storeExport(LIVE, DOC)
+    // Ten clients, each known and clean before the penalty, each trying to guess through it.
+    const clean = Array.from({ length: 10 }, (_, i) => `192.0.21.${100 + i}`)
+    for (const ip of clean) {
+      for (let i = 0; i < 4; i++) expect((await get(ip, LIVE)).status).toBe(200)
+    }
+    await penalize('192.0.21')
+    let answered = 0
+    for (const ip of clean) {
+      for (let i = 0; i < 2; i++) if ((await get(ip, UNKNOWN)).status === 404) answered++
+    }
+    expect(answered).toBe(3 + 1)
+  })
+
+  it('is refused through a penalty when it was never seen before it', async () => {
+    await storeExport(LIVE, DOC)
+    await penalize('192.0.22')
+    expect(await answer(await get('192.0.22.50', LIVE))).toBe('429 network')
+    expect(await answer(await get('192.0.22.50', LIVE))).toBe('429 network')
+  })
+})
+
+describe('exempt networks', () => {
+  const EXEMPT = { RATE_LIMIT_EXEMPT_NETWORKS: '192.0.30.0/24, 2001:db8:30::/48' }
+
+  it('counts no network misses for their clients: many guessers penalize only themselves', async () => {
+    await storeExport(LIVE, DOC)
+    await penalize('192.0.30', EXEMPT)
+    // The network was not penalized: a stranger of it is served.
+    expect((await get('192.0.30.99', LIVE, EXEMPT)).status).toBe(200)
+    // Each client still has its own budget: 3 misses and the breach, then its own penalty.
+    for (let i = 0; i < 3; i++) expect((await get('192.0.30.1', UNKNOWN, EXEMPT)).status).toBe(404)
+    expect(await answer(await get('192.0.30.1', LIVE, EXEMPT))).toBe('429 address')
+  })
+
+  it('serves an exempt client through a penalty the rest of a wider network earned', async () => {
+    await storeExport(LIVE, DOC)
+    const exempt = { RATE_LIMIT_EXEMPT_NETWORKS: '192.0.31.200/29' }
+    await penalize('192.0.31', exempt)
+    expect(await answer(await get('192.0.31.99', LIVE, exempt))).toBe('429 network')
+    expect((await get('192.0.31.201', LIVE, exempt)).status).toBe(200)
+    expect((await get('192.0.31.207', LIVE, exempt)).status).toBe(200)
+    expect(await answer(await get('192.0.31.208', LIVE, exempt))).toBe('429 network')
+  })
+
+  it('covers IPv6 networks, by the address as sent', async () => {
+    await storeExport(LIVE, DOC)
+    for (let i = 1; i <= 6; i++) {
+      expect((await get(`2001:db8:30:${i}::1`, UNKNOWN, EXEMPT)).status).toBe(404)
+    }
+    expect((await get('2001:DB8:30:ff::1', LIVE, EXEMPT)).status).toBe(200)
+  })
+})
+
+describe('the exempt networks setting', () => {
+  it.each([
+    ['', []],
+    ['192.0.2.0/24', ['192.0.2.7']],
+    ['192.0.2.0/24,2001:db8::/32', ['192.0.2.7', '2001:db8:ffff::1', '::ffff:192.0.2.9']],
+    ['  10.0.0.0/8   172.16.0.0/12 ', ['10.1.2.3', '172.31.0.1']],
+    ['0.0.0.0/0', ['203.0.113.1']],
+  ])('reads %j', (raw, inside) => {
+    const networks = parseExemptNetworks(raw)
+    for (const ip of inside) expect(networks.contains(ip)).toBe(true)
+    expect(networks.contains('198.51.100.1')).toBe(raw.includes('/0'))
+    expect(networks.contains('unknown')).toBe(false)
+  })
+
+  it.each([
+    ['192.0.2.0', /address\/length/],
+    ['192.0.2.0/33', /address\/length/],
+    ['192.0.2.7/24', /bits set past its \/24/],
+    ['2001:db8::1/32', /bits set past its \/32/],
+    ['example.com/24', /address\/length/],
+    ['192.0.2.0/24;10.0.0.0/8', /address\/length/],
+  ])('refuses %j, naming the setting', (raw, message) => {
+    expect(() => parseExemptNetworks(raw)).toThrow(/^RATE_LIMIT_EXEMPT_NETWORKS/)
+    expect(() => parseExemptNetworks(raw)).toThrow(message)
+  })
+})

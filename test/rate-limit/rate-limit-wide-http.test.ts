@@ -1,0 +1,131 @@
+/**
+ * Wide networks (docs/rate-limits.md#wide-networks): misses count for the client's IPv4 /16 or
+ * IPv6 /32 too, in that prefix's own object, reached only on the miss path. Many networks of one
+ * block, each within its own budget, are caught by the block's; hits still cost one call.
+ */
+import { reset } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { callWithEnv, logged, storeExport } from '../support/helpers'
+
+const LIVE = '123456'
+const UNKNOWN = '999999'
+const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+/** A network may miss 5 times, a block 8: three networks of 3 misses each breach the block. */
+const VARS = {
+  RATE_LIMIT_SHORT: '100/60',
+  RATE_LIMIT_LONG: '1000/3600',
+  RATE_LIMIT_CLIENT_MISSES: '3/600',
+  RATE_LIMIT_PREFIX_MISSES: '5/600',
+  RATE_LIMIT_WIDE_MISSES: '8/600',
+  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
+  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
+}
+
+/** The Durable Object calls requests made, by method name. */
+let calls: string[] = []
+const countedLimiter = {
+  getByName(name: string) {
+    const real = env.RATE_LIMITER.getByName(name)
+    return new Proxy(real, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key)
+        if (typeof key !== 'string' || !['hit', 'miss', 'wideMiss'].includes(key)) return value
+        return (...args: unknown[]) => {
+          calls.push(key)
+          return (value as (...a: unknown[]) => unknown)(...args)
+        }
+      },
+    })
+  },
+} as unknown as Cloudflare.Env['RATE_LIMITER']
+
+function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
+  return callWithEnv({ ...VARS, RATE_LIMITER: countedLimiter, ...vars }, `/server-api?id=${id}`, {
+    headers: { 'CF-Connecting-IP': ip },
+  })
+}
+
+async function message(res: Response): Promise<string> {
+  expect(res.status).toBe(429)
+  return (await res.json<{ error: { message: string } }>()).error.message
+}
+
+afterEach(async () => {
+  vi.restoreAllMocks()
+  calls = []
+  await reset()
+})
+
+describe('misses of a wide network', () => {
+  it('penalizes an IPv4 /16 whose /24s each stay within their budget', async () => {
+    await storeExport(LIVE, DOC)
+    for (const net of [1, 2, 3]) {
+      for (let a = 1; a <= 3; a++) expect((await get(`10.9.${net}.${a}`, UNKNOWN)).status).toBe(404)
+    }
+    // Another /24 of the block, never seen: refused from this isolate's memory.
+    calls = []
+    expect(await message(await get('10.9.200.1', LIVE))).toMatch(/this wider network/)
+    expect(calls).toEqual([])
+    // Another block is not concerned.
+    expect((await get('10.8.1.1', LIVE)).status).toBe(200)
+  })
+
+  it('teaches the networks that reported a miss, so their objects refuse hits too', async () => {
+    await storeExport(LIVE, DOC)
+    for (const net of [1, 2, 3]) {
+      for (let a = 1; a <= 3; a++) expect((await get(`10.7.${net}.${a}`, UNKNOWN)).status).toBe(404)
+    }
+    // Asked directly, as an isolate that never heard of the penalty would ask it.
+    const verdict = await env.RATE_LIMITER.getByName('10.7.3.0/24').hit('10.7.3.50', {
+      rules: [{ name: 'short', limit: 100, periodSeconds: 60 }],
+      misses: {
+        enabled: true,
+        client: { budget: 3, windowSeconds: 600 },
+        prefix: { budget: 5, windowSeconds: 600 },
+        wide: { budget: 8, windowSeconds: 600 },
+        firstPenaltySeconds: 60,
+        longestPenaltySeconds: 240,
+      },
+    })
+    expect(verdict).toMatchObject({ admitted: false, penalty: 'wide' })
+  })
+
+  it('penalizes an IPv6 /32 whose /48s each stay within their budget, and logs the level', async () => {
+    await storeExport(LIVE, DOC)
+    for (const net of [1, 2, 3]) {
+      for (let a = 1; a <= 3; a++) {
+        expect((await get(`2001:db8:${net}:${a}::1`, UNKNOWN)).status).toBe(404)
+      }
+    }
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    expect(await message(await get('2001:db8:ff:1::1', LIVE))).toMatch(/this wider network/)
+    const line = logged(log).at(-1)!
+    expect(JSON.parse(line)).toMatchObject({ status: 429, limiter: 'refused', penalty: '::/32' })
+    expect(line).not.toMatch(/2001|db8/)
+    expect((await get('2001:db9:1:1::1', LIVE)).status).toBe(200)
+  })
+
+  it('leaves an exempt network out of its block', async () => {
+    await storeExport(LIVE, DOC)
+    const exempt = { RATE_LIMIT_EXEMPT_NETWORKS: '10.6.0.0/16' }
+    for (const net of [1, 2, 3]) {
+      for (let a = 1; a <= 3; a++) {
+        expect((await get(`10.6.${net}.${a}`, UNKNOWN, exempt)).status).toBe(404)
+      }
+    }
+    expect(calls.filter((call) => call === 'wideMiss')).toEqual([])
+    expect((await get('10.6.200.1', LIVE, exempt)).status).toBe(200)
+  })
+})
+
+describe('what a wide network costs', () => {
+  it('costs a hit one call, and a miss two more after the answer', async () => {
+    await storeExport(LIVE, DOC)
+    expect((await get('10.5.1.1', LIVE)).status).toBe(200)
+    expect(calls).toEqual(['hit'])
+    calls = []
+    expect((await get('10.5.1.2', UNKNOWN)).status).toBe(404)
+    expect(calls).toEqual(['hit', 'wideMiss', 'miss'])
+  })
+})
