@@ -4,8 +4,8 @@
  * - `stream`: one request at a time, from its addresses in turn, as fast as answered
  *   (`REQUEST_MS`); a refusal makes it wait for its `Retry-After`. With a pacer it also stops
  *   at each miss budget it knows of, one short, until that window ends.
- * - `burst`: `size` requests at once from as many addresses, again a second after one was
- *   answered, else when the first refusal ends;
+ * - `burst`: `size` requests at once from as many addresses, then probes (one request) until
+ *   one is answered, then the next burst;
  * - `plugin`: a plugin server's requests at fixed times, hits and misses, counting refusals.
  * Guesses are uniform over the ID space; an answer is a found ID when it is 200.
  */
@@ -83,26 +83,39 @@ export function stream({ addresses, start, guess, pacer = null }) {
   }
 }
 
-/** `size` requests at once from consecutive addresses (cycled), from `start`. */
+/**
+ * `size` requests at once from consecutive addresses (cycled), from `start`. After each burst,
+ * a single request (a probe) says whether the next burst would be answered: a second later if
+ * some of the burst was, else when its first refusal ends; a refused probe is sent again when
+ * its refusal ends. A burst refused whole would teach nothing a probe does not.
+ */
 export function burst({ addresses, size, start, guess }) {
   const figures = { ...tally(), bursts: 0 }
   let next = 0
+  let probing = false
+  const retryAtOf = (now, refusals) =>
+    refusals.length === 0 ? now + BURST_GAP_MS : now + Math.max(1, Math.min(...refusals)) * 1000
   return {
     figures,
     due: start,
     requests() {
-      figures.bursts++
-      return Array.from({ length: size }, () => [addresses[next++ % addresses.length], guess()])
+      const n = probing ? 1 : size
+      if (!probing) figures.bursts++
+      return Array.from({ length: n }, () => [addresses[next++ % addresses.length], guess()])
     },
     answered(now, answers) {
       let answered = false
-      let retryAt = Infinity
+      const refusals = []
       for (const [status, retryAfter] of answers) {
         const kind = count(figures, status)
         if (kind === 'hit' || kind === 'miss') answered = true
-        if (kind === 'refused') retryAt = Math.min(retryAt, now + Math.max(1, retryAfter) * 1000)
+        if (kind === 'refused') refusals.push(retryAfter)
       }
-      this.due = answered || retryAt === Infinity ? now + BURST_GAP_MS : retryAt
+      // After a burst, a probe; a probe answered is followed by a burst, a refused one by a
+      // probe when its refusal ends.
+      const wasProbe = probing
+      this.due = answered ? now + BURST_GAP_MS : retryAtOf(now, refusals)
+      probing = !(wasProbe && answered)
     },
   }
 }

@@ -52,12 +52,11 @@ export function harvestRows(r) {
     )
   })
   const o = h.overload
-  const extrapolated = o.coveredMs < 3_600_000
   rows.push(
     row(
       'harvest',
       `live IDs found in an hour, one IPv6 /48 keeping its own object overloaded ` +
-        `(${n(o.size)} requests at once, every second it is answered)`,
+        `(${n(o.size)} requests at once whenever a probe is answered)`,
       `${perHour(o.foundPerHour)} live IDs/hour (${n(o.answered)} of ${n(o.requests)} answered in ` +
         `${o.bursts} bursts, ${n(o.failedOpen)} served without a verdict` +
         (extrapolated

@@ -148,11 +148,12 @@ function inMemoryStorage(create) {
 
 /**
  * POSTs `body` as JSON and parses the answer. node:http rather than fetch: a step of 10,000
- * requests may take minutes on busy cores, past fetch's fixed wait for the response headers.
+ * requests may take minutes on busy cores, past fetch's fixed wait for the response headers. A
+ * connection each (no keep-alive): a kept socket the server has closed fails the next step.
  */
 function post(url, body) {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent }, (response) => {
+    const request = http.request(url, { method: 'POST', agent: false }, (response) => {
       const chunks = []
       response.on('data', (chunk) => chunks.push(chunk))
       response.on('error', reject)
@@ -166,7 +167,6 @@ function post(url, body) {
     request.end(JSON.stringify(body))
   })
 }
-const agent = new http.Agent({ keepAlive: true })
 
 /** The driver's entry: its routes, and each Durable Object class wrapped for the bench. */
 function driverEntry(classes) {
