@@ -73,11 +73,12 @@ export function stream({ addresses, start, guess, pacer = null }) {
         this.due = wait
         return []
       }
+      pacer?.sent(address, now)
       return [[address, guess()]]
     },
     answered(now, [[status, retryAfter]]) {
       const kind = count(figures, status)
-      if (kind === 'miss') pacer?.missed(address, now)
+      if (kind !== 'miss') pacer?.notMissed(address, now)
       this.due = now + (kind === 'refused' ? Math.max(retryAfter * 1000, REQUEST_MS) : REQUEST_MS)
     },
   }
@@ -144,6 +145,8 @@ export function plugin({ address, times, hitPath, missPath }) {
 /**
  * What an attacker that knows the miss budgets keeps to: per scope (`keyOf` an address, e.g. its
  * client key or its /24), at most `budget - 1` misses in a window that starts at its first miss.
+ * A request counts as a miss from when it is sent (most are), and is taken back if it was not
+ * one, so the requests in flight of all its streams together stay under the budget too.
  */
 export function missPacer(scopes) {
   const windows = new Map()
@@ -160,12 +163,18 @@ export function missPacer(scopes) {
       }
       return until
     },
-    missed(address, now) {
+    sent(address, now) {
       for (const s of scopes) {
         const key = `${s.name} ${s.keyOf(address)}`
         const w = current(key, now) ?? { count: 0, endsAt: now + s.windowSeconds * 1000 }
         w.count++
         windows.set(key, w)
+      }
+    },
+    notMissed(address, now) {
+      for (const s of scopes) {
+        const w = current(`${s.name} ${s.keyOf(address)}`, now)
+        if (w !== null) w.count--
       }
     },
   }

@@ -19,10 +19,10 @@ const SIXTY_FOURS_PER_STREAM = 256
 export const BURST_SIZE = 3_000
 /**
  * The samples of /48s a /40 and a /32 run on: enough that a budget shared by all of them (a
- * wide prefix's 3,000 misses, ten /48s' budgets) binds in both, so the marginal yield between
+ * wide prefix's 3,000 misses, ten /48s' budgets) binds in each, so the marginal yield between
  * them is what one more /48 adds.
  */
-const SAMPLE_48S = [16, 32]
+const SAMPLE_48S = [16, 32, 64]
 
 const hex = (n) => n.toString(16)
 

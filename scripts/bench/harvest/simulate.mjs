@@ -80,8 +80,9 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
         }
         if (attacker.sample === null) results.push(await run(attacker.unitsTotal))
         else {
-          const small = await run(attacker.sample[0])
-          results.push(extrapolated(attacker, [small, await run(attacker.sample[1])]))
+          const samples = []
+          for (const units of attacker.sample) samples.push(await run(units))
+          results.push(extrapolated(attacker, samples))
         }
       }
       const best = results.reduce((a, b) => (b.foundPerHour > a.foundPerHour ? b : a))
@@ -167,21 +168,30 @@ function summed(actors, coveredMs) {
 }
 
 /**
- * An attacker too big to run whole, from two samples of `k1 < k2` units: the bigger sample's
- * figure, plus each further unit at the marginal yield between the samples. An upper bound as
- * long as a unit added never finds more than the last ones did (shared budgets only bind more).
+ * An attacker too big to run whole, from samples of increasing numbers of units: the biggest
+ * sample's figure, plus each further unit at the marginal yield (the least-squares slope of the
+ * figure over the samples' sizes, 0 if negative). An upper bound as long as a unit added never
+ * finds more than the sampled ones did on average; the samples' own run-to-run spread is
+ * multiplied by the units left, so the figure is a bound, not an estimate.
  */
-function extrapolated(attacker, [small, big]) {
-  const marginal = Math.max(0, (big.foundPerHour - small.foundPerHour) / (big.units - small.units))
+function extrapolated(attacker, samples) {
+  const xs = samples.map((r) => r.units)
+  const ys = samples.map((r) => r.foundPerHour)
+  const mx = xs.reduce((a, b) => a + b) / xs.length
+  const my = ys.reduce((a, b) => a + b) / ys.length
+  const slope =
+    xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) /
+    xs.reduce((a, x) => a + (x - mx) ** 2, 0)
+  const big = samples.at(-1)
   return {
     strategy: big.strategy,
     units: attacker.unitsTotal,
-    samples: [small, big],
+    samples,
     answered: big.answered,
     requests: big.requests,
     found: big.found,
-    foundPerHour: big.foundPerHour + marginal * (attacker.unitsTotal - big.units),
-    extrapolatedFrom: `${small.units} and ${big.units} of ${attacker.unitsTotal} ${attacker.unitName}s`,
+    foundPerHour: big.foundPerHour + Math.max(0, slope) * (attacker.unitsTotal - big.units),
+    extrapolatedFrom: `${xs.join(', ')} of ${attacker.unitsTotal.toLocaleString('en-US')} ${attacker.unitName}s`,
   }
 }
 
