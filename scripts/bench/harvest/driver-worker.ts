@@ -30,6 +30,8 @@ interface Tracked {
   binding: string
   id: string
   alarmAt: number | null
+  /** An instance is in memory (constructed, not yet evicted by the bench). */
+  alive: boolean
 }
 const objects = new Map<string, Tracked>()
 
@@ -76,7 +78,13 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env)
       const id = ctx.id.toString()
-      const tracked: Tracked = objects.get(`${binding} ${id}`) ?? { binding, id, alarmAt: null }
+      const tracked: Tracked = objects.get(`${binding} ${id}`) ?? {
+        binding,
+        id,
+        alarmAt: null,
+        alive: true,
+      }
+      tracked.alive = true
       objects.set(`${binding} ${id}`, tracked)
       const storage = ctx.storage
       const setAlarm = storage.setAlarm.bind(storage)
@@ -155,9 +163,10 @@ async function runAlarms(env: Env, now: number): Promise<number> {
   return ran
 }
 
-/** Evicts every object this isolate holds, as workerd does after 10 s without events. */
+/** Evicts every object in memory, as workerd does after 10 s without events. */
 async function evictAll(env: Env): Promise<number> {
-  const all = [...objects.values()]
+  const all = [...objects.values()].filter((t) => t.alive)
+  for (const t of all) t.alive = false
   // Each call rejects as its instance ends: that is the eviction.
   await Promise.allSettled(all.map((t) => stubOf(env, t).benchEvict()))
   return all.length
