@@ -99,8 +99,10 @@ export function harvestRows(r) {
       'harvest',
       `a plugin server making 100 hits and 10 misses an hour, for ${plugin.hours} hours`,
       `${plugin.refused} of ${n(plugin.requests)} requests refused`,
-      TODAY === null ? '' : `${commit}: ${TODAY.callers.plugin.refused} refused`,
-      TODAY === null ? 0 : served(plugin) / served(TODAY.callers.plugin),
+      TODAY?.callers.plugin === undefined
+        ? ''
+        : `${commit}: ${TODAY.callers.plugin.refused} refused`,
+      TODAY?.callers.plugin === undefined ? 0 : served(plugin) / served(TODAY.callers.plugin),
       'never refused',
       verdict(plugin.refused === 0),
     ),
@@ -108,7 +110,9 @@ export function harvestRows(r) {
       'harvest',
       'a server retrying an expired ID once a second for a minute, then asking once a second',
       `refused for ${retrier.refusedSeconds} s (${retrier.refused} requests); first penalty ${first} s`,
-      TODAY === null ? '' : `${commit}: refused for ${TODAY.callers.retrier.refusedSeconds} s`,
+      TODAY?.callers.retrier === undefined
+        ? ''
+        : `${commit}: refused for ${TODAY.callers.retrier.refusedSeconds} s`,
       retrier.refusedSeconds / first,
       `<= ${first} s (first penalty)`,
       verdict(retrier.refusedSeconds <= first),

@@ -75,9 +75,10 @@ export async function startService({ root, buildDir, vars, log }) {
           workers: Array.from({ length: ISOLATES }, (_, i) => worker(i)),
           handleStructuredLogs: ({ level, message }) => {
             if (level !== 'warn' && level !== 'error') return
+            // The service's own lines (incidents, a 503's request line) are counted or dropped.
             const incident = /"incident":"([a-z_]+)"/.exec(message)?.[1]
-            if (incident === undefined) console.error(message)
-            else incidents[incident] = (incidents[incident] ?? 0) + 1
+            if (incident !== undefined) incidents[incident] = (incidents[incident] ?? 0) + 1
+            else if (!message.includes('"event":')) console.error(message)
           },
         }),
       ),

@@ -63,6 +63,9 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     }
     const budgets = missBudgets(service.vars)
     const out = { idSpace: ID_SPACE, liveIds: LIVE_IDS, budgets, attackers: [], callers: {} }
+    // First, while few objects exist: each of its idle gaps evicts and runs due alarms.
+    log('harvest: a plugin server for a day')
+    out.callers.plugin = await pluginDay(service, { start: nextStart(), paths })
     for (const attacker of ATTACKERS) {
       const strategies = ['greedy', 'paced', ...(attacker.bursts ? ['burst'] : [])]
       const results = []
@@ -97,8 +100,7 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     log('harvest: a /48 keeping its own object overloaded')
     out.overload = await overloadHour(service, { start: nextStart(), paths })
     log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
-    log('harvest: a plugin server for a day; a server retrying an expired ID')
-    out.callers.plugin = await pluginDay(service, { start: nextStart(), paths })
+    log('harvest: a server retrying an expired ID')
     out.callers.retrier = await retrier(service, {
       start: START + EXPORT_TTL_SECONDS * 1000 + DAY_MS,
       path: paths.expired,
