@@ -58,10 +58,8 @@ export function harvestRows(r) {
       `live IDs found in an hour, one IPv6 /48 keeping its own object overloaded ` +
         `(${n(o.size)} requests at once whenever a probe is answered)`,
       `${perHour(o.foundPerHour)} live IDs/hour (${n(o.answered)} of ${n(o.requests)} answered in ` +
-        `${o.bursts} bursts, ${n(o.failedOpen)} served without a verdict` +
-        (extrapolated
-          ? `; ${(o.coveredMs / 1000).toFixed(0)} s simulated, the hour at that rate)`
-          : ')'),
+        `${o.bursts} bursts; without a verdict in time: ${n(o.withoutVerdict.served)} served, ` +
+        `${n(o.withoutVerdict.refused)} refused)`,
       TODAY === null ? '' : `${commit}: ${perHour(TODAY.overload.foundPerHour)}`,
       !TODAY?.overload.foundPerHour ? 0 : o.foundPerHour / TODAY.overload.foundPerHour,
       '<= 10/hour',

@@ -66,6 +66,7 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     // First, while few objects exist: each of its idle gaps evicts and runs due alarms.
     log('harvest: a plugin server for a day')
     out.callers.plugin = await pluginDay(service, { start: nextStart(), paths })
+    log(`harvest:   ${JSON.stringify(out.callers.plugin.statuses)}`)
     for (const attacker of ATTACKERS) {
       const strategies = ['greedy', 'paced', ...(attacker.bursts ? ['burst'] : [])]
       const results = []
@@ -105,6 +106,7 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
       start: START + EXPORT_TTL_SECONDS * 1000 + DAY_MS,
       path: paths.expired,
     })
+    log(`harvest:   refused for ${out.callers.retrier.refusedSeconds} s`)
     out.service = { ...service.stats, incidents: service.incidents }
     out.seconds = (performance.now() - started) / 1000
     return out
