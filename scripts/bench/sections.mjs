@@ -38,11 +38,9 @@
  *
  * @typedef {(bench: Bench) => Section} SectionEntry
  */
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { adversarialSection } from './adversarial/index.mjs'
 import { graceSection } from './grace/index.mjs'
-import { harvestRows, harvestSimulation } from './harvest.mjs'
+import { harvestSection } from './harvest/index.mjs'
 import { limiterSection } from './limiter/index.mjs'
 import { memorySection } from './memory/index.mjs'
 import { pageSection } from './page/index.mjs'
@@ -62,27 +60,3 @@ export const SECTIONS = [
   adversarialSection,
   graceSection,
 ]
-
-/**
- * The `harvest` section, still in its two flat files (harvest.mjs, harvest-policy.ts): an hour
- * of guessing IDs with simulated time, in Node. Its own folder (harvest/index.mjs) replaces this
- * function on the branch that rewrites it. Figures: `harvest`.
- * @type {SectionEntry}
- */
-function harvestSection(bench) {
-  return {
-    name: 'harvest',
-    bundles: { node: [new URL('./harvest-policy.ts', import.meta.url)] },
-    async before() {
-      const policies = await import(pathToFileURL(join(bench.buildDir, 'harvest-policy.mjs')).href)
-      const vars = bench.deployedVars()
-      return {
-        harvest: harvestSimulation(
-          { today: policies.todayPolicy, service: () => policies.servicePolicy(vars) },
-          bench.log,
-        ),
-      }
-    },
-    rows: [harvestRows],
-  }
-}

@@ -1,0 +1,183 @@
+/**
+ * The service as the harvest section drives it: driver-worker.ts bundled with the service's
+ * Durable Object classes, in one Miniflare with wrangler.toml's own bindings, as `ISOLATES`
+ * copies of the Worker (each its own isolate with its own refusal memory, as production has
+ * many), the objects living in the first. `step(now, requests)` puts the requests in flight at
+ * once at simulated time `now`, spread over the isolates, and answers their statuses.
+ */
+import { build } from 'esbuild'
+import { existsSync } from 'node:fs'
+import http from 'node:http'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { WORKER_BUILD_OPTIONS } from '../lib/workerd-setup.mjs'
+
+/** Isolates of the Worker: requests go to them in turn, as to the machines of a location. */
+export const ISOLATES = Number(process.env.HARVEST_ISOLATES ?? 4)
+/** workerd evicts a Durable Object after 10 s without events (src/config.ts says the same). */
+export const EVICT_IDLE_MS = 10_000
+/** A tmpfs, for Miniflare's storage. */
+const IN_MEMORY_TMP = '/dev/shm'
+/** The editor token of the section's Worker. */
+const PUBLISH_TOKEN = 'harvest-token'
+
+/**
+ * Builds the driver and starts the service. `vars` override wrangler.toml's `[vars]` (only what
+ * the simulation needs: an export lifetime that outlasts the simulated days).
+ */
+export async function startService({ root, buildDir, vars, log }) {
+  const require = createRequire(join(root, 'package.json'))
+  const { unstable_getMiniflareWorkerOptions } = require('wrangler')
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml'))
+  const classes = Object.entries(workerOptions.durableObjects ?? {}).map(([binding, o]) => ({
+    binding,
+    className: typeof o === 'string' ? o : o.className,
+  }))
+  const outfile = join(buildDir, 'harvest', 'driver.js')
+  await build({
+    ...WORKER_BUILD_OPTIONS,
+    stdin: { contents: driverEntry(classes), resolveDir: import.meta.dirname, loader: 'ts' },
+    outfile,
+  })
+  const incidents = {}
+  // The bindings and the runtime's dates, as wrangler.toml gives them; not its assets or modules.
+  const own = {
+    compatibilityDate: workerOptions.compatibilityDate,
+    compatibilityFlags: workerOptions.compatibilityFlags,
+    bindings: workerOptions.bindings,
+    kvNamespaces: workerOptions.kvNamespaces,
+    durableObjects: workerOptions.durableObjects,
+    analyticsEngineDatasets: workerOptions.analyticsEngineDatasets,
+  }
+  const worker = (i) => ({
+    ...own,
+    name: `harvest-${i}`,
+    modules: true,
+    modulesRoot: join(buildDir, 'harvest'),
+    scriptPath: outfile,
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+    bindings: { ...own.bindings, ...vars, PUBLISH_TOKEN },
+    durableObjects:
+      i === 0
+        ? own.durableObjects
+        : Object.fromEntries(
+            classes.map(({ binding, className }) => [
+              binding,
+              { className, scriptName: 'harvest-0', useSQLite: true },
+            ]),
+          ),
+  })
+  const mf = inMemoryStorage(
+    () =>
+      new Miniflare(
+        convertV4MiniflareOptions({
+          workers: Array.from({ length: ISOLATES }, (_, i) => worker(i)),
+          handleStructuredLogs: ({ level, message }) => {
+            if (level !== 'warn' && level !== 'error') return
+            // The service's own lines (incidents, a 503's request line) are counted or dropped.
+            const incident = /"incident":"([a-z_]+)"/.exec(message)?.[1]
+            if (incident !== undefined) incidents[incident] = (incidents[incident] ?? 0) + 1
+            else if (!message.includes('"event":')) console.error(message)
+          },
+        }),
+      ),
+  )
+  await mf.ready
+  const urls = await Promise.all(
+    Array.from({ length: ISOLATES }, async (_, i) =>
+      (await mf.unsafeGetDirectURL(`harvest-${i}`)).href.replace(/\/$/, ''),
+    ),
+  )
+  let lastNow = null
+  let turn = 0
+  const stats = { steps: 0, requests: 0, alarms: 0, evictions: 0 }
+  log?.(`harvest: ${ISOLATES} isolates of the Worker, objects ${classes.map((c) => c.className)}`)
+  return {
+    /** The Worker's vars: wrangler.toml's, with `vars` over them. */
+    vars: { ...own.bindings, ...vars },
+    stats,
+    incidents,
+    /** Answers `[status, retryAfterSeconds]` per request, in order. */
+    async step(now, requests) {
+      if (lastNow !== null && now < lastNow) throw new Error('the simulated clock went back')
+      const evictAt =
+        lastNow !== null && now - lastNow > EVICT_IDLE_MS ? lastNow + EVICT_IDLE_MS : null
+      const clock = await post(`${urls[0]}/clock`, { now, evictAt })
+      stats.alarms += clock.alarms
+      if (clock.evicted > 0) stats.evictions++
+      lastNow = now
+      const parts = urls.map(() => [])
+      const where = requests.map((request) => {
+        const i = turn++ % ISOLATES
+        parts[i].push(request)
+        return [i, parts[i].length - 1]
+      })
+      const answers = await Promise.all(
+        parts.map((part, i) =>
+          part.length === 0 ? [] : post(`${urls[i]}/step`, { now, requests: part }),
+        ),
+      )
+      stats.steps++
+      stats.requests += requests.length
+      return where.map(([i, j]) => answers[i][j])
+    },
+    /** Publishes `count` exports at `now` through the editor API; answers their IDs. */
+    async publish(now, count, exportBody) {
+      lastNow = Math.max(lastNow ?? now, now)
+      return post(`${urls[0]}/publish`, { now, count, token: PUBLISH_TOKEN, exportBody })
+    },
+    dispose: () => mf.dispose(),
+  }
+}
+
+/**
+ * `create()` with Miniflare's storage on the tmpfs where the machine has one: on this machine's
+ * shared disk each new SQLite database (an object's first request) takes 15-25 ms, a cost no
+ * production object pays (run.mjs does the same for the other sections).
+ */
+function inMemoryStorage(create) {
+  const before = process.env.TMPDIR
+  if (existsSync(IN_MEMORY_TMP)) process.env.TMPDIR = IN_MEMORY_TMP
+  try {
+    return create()
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+  }
+}
+
+/**
+ * POSTs `body` as JSON and parses the answer. node:http rather than fetch: a step of 10,000
+ * requests may take minutes on busy cores, past fetch's fixed wait for the response headers. A
+ * connection each (no keep-alive): a kept socket the server has closed fails the next step.
+ */
+function post(url, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: false }, (response) => {
+      const chunks = []
+      response.on('data', (chunk) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString()
+        if (response.statusCode === 200) resolve(JSON.parse(text))
+        else reject(new Error(`${url}: ${response.statusCode} ${text}`))
+      })
+    })
+    request.on('error', reject)
+    request.end(JSON.stringify(body))
+  })
+}
+
+/** The driver's entry: its routes, and each Durable Object class wrapped for the bench. */
+function driverEntry(classes) {
+  return [
+    `import * as service from '../../../src/index'`,
+    `import { benchObject } from './driver-worker'`,
+    `export { default } from './driver-worker'`,
+    ...classes.map(
+      ({ binding, className }) =>
+        `export const ${className} = benchObject(service.${className}, '${binding}')`,
+    ),
+  ].join('\n')
+}
