@@ -56,3 +56,6 @@ function toValidatedBytes(json: string | Uint8Array | ArrayBuffer | object): Uin
   }
   return new TextEncoder().encode(JSON.stringify(json))
 }
+
+export { readSnbtTree, type SnbtTreeReading, type SnbtValue } from './snbt-tree.js'
+export { MAX_SNBT_DEPTH } from './vocabulary.js'
