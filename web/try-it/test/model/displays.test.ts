@@ -127,7 +127,9 @@ describe('readDisplays on other shapes', () => {
         list: ['Display 0 (t_0) has a transformation of 3 numbers, not 16; drawn untransformed.'],
       },
     })
-    const strings = readDisplays({ passengers: [ENTITY(`transformation:[${Array(16).fill('"a"').join()}],`)] })
+    const strings = readDisplays({
+      passengers: [ENTITY(`transformation:[${Array(16).fill('"a"').join()}],`)],
+    })
     expect(strings).toMatchObject({
       ok: true,
       problems: { list: [expect.stringContaining('not all numbers')] },

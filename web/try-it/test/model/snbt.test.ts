@@ -36,7 +36,7 @@ describe('readSnbt', () => {
   it('refuses what the check refuses: escapes read differently by version, reader markers', () => {
     expect(failure('"tab\\there"')).toContain('the escape "\\t"')
     expect(failure('"\\u00e9"')).toContain('the escape "\\u"')
-    expect(failure(`{text:"a{id:b"}`)).toContain('plugin\'s own reader')
+    expect(failure(`{text:"a{id:b"}`)).toContain("plugin's own reader")
   })
 
   it('reads compounds with quoted and unquoted keys, nested lists and compounds', () => {
