@@ -12,7 +12,7 @@ import type { SnbtValue } from './snbt-value.js'
 export type { SnbtValue } from './snbt-value.js'
 
 /** The outcome of `readSnbtTree`: the tree, or the check's refusal of the text. */
-export type SnbtTreeReading =
+type SnbtTreeReading =
   | { ok: true; value: SnbtValue }
   | { ok: false; reason: UnsafeReason; found: string; message: string }
 
