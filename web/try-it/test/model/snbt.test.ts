@@ -22,6 +22,22 @@ describe('readSnbt', () => {
     ])
   })
 
+  it('reads as strings the words that only look like numbers', () => {
+    expect(value('[1.5b,1e,0x10,Infinity,NaN,1e5L,-,.,e5,1..2]')).toEqual([
+      '1.5b',
+      '1e',
+      '0x10',
+      'Infinity',
+      'NaN',
+      '1e5L',
+      '-',
+      '.',
+      'e5',
+      '1..2',
+    ])
+    expect(value('[1e5f,1.e5,-0.5E-1D,+.5f]')).toEqual([100000, 100000, -0.05, 0.5])
+  })
+
   it('reads quoted strings with escapes, and unquoted tokens that are not numbers as strings', () => {
     expect(value(`["a \\"b\\" c",'it\\'s',"\\\\",x_1,1b2,minecraft.stone]`)).toEqual([
       'a "b" c',
