@@ -136,9 +136,11 @@ module.exports = {
       severity: 'error',
       comment:
         'The try-it page (web/try-it/) is a browser app beside the service: it reaches the ' +
-        'service as any web page would, through the typed client (export-retrieval-service/client).',
+        'service as any web page would, through the typed client (export-retrieval-service/client). ' +
+        "It also reads SNBT with the display-model check's own reader, through the check's face " +
+        '(src/export-safety/index.ts), so that it never draws a model the check reads differently.',
       from: { path: '^web/' },
-      to: { path: '^src/', pathNot: '^src/client/' },
+      to: { path: '^src/', pathNot: ['^src/client/', '^src/export-safety/index\\.ts$'] },
     },
     {
       name: 'outside-src-enters-a-room-through-its-faces',

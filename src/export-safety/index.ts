@@ -10,6 +10,9 @@ import type { UnsafeExport } from './refusal.js'
 
 export { findUnsafeExport } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
+/** SNBT read whole by the check's own parser, for readers that draw a model (the try-it page). */
+export { readSnbtTree, type SnbtValue } from './snbt-tree.js'
+export { MAX_SNBT_DEPTH } from './vocabulary.js'
 
 /** The verdict of `checkExportSafety`. */
 export type ExportSafety = { safe: true } | ({ safe: false } & UnsafeExport)

@@ -4,6 +4,12 @@
  * everything else is skipped, so memory stays the document plus one string, however large the
  * export. The document must already be valid JSON (the publish validator or `JSON.parse` said
  * so); on other bytes the results are unspecified but every call ends.
+ *
+ * Why not src/json/'s scanner, which validation and substitution read with: the check goes back
+ * (members by name, frames' offsets kept to check later) where the scanner is pushed buffers and
+ * never goes back, and this room imports nothing of src/ since it ships in the client. The two
+ * are held to the same vectors (test/json/two-readers.test.ts); more in docs/architecture.md,
+ * "Which reader reads what".
  */
 
 const QUOTE = 0x22

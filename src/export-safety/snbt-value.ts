@@ -5,5 +5,5 @@ export type SnbtValue =
   | { kind: 'list'; items: SnbtValue[] }
   /** A quoted string or an unquoted word (a number, a boolean, an unquoted string). */
   | { kind: 'text'; value: string; quoted: boolean }
-  /** `[B;...]`, `[I;...]`, `[L;...]`. */
-  | { kind: 'array' }
+  /** `[B;...]`, `[I;...]`, `[L;...]`: its words, read only when the whole value is kept. */
+  | { kind: 'array'; prefix: 'B' | 'I' | 'L'; items: SnbtValue[] }

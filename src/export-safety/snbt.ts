@@ -108,14 +108,18 @@ export interface SnbtParse {
   end: number
 }
 
-/** Parses one value starting at `start` (no leading space); the caller decides what may follow. */
+/**
+ * Parses one value starting at `start` (no leading space); the caller decides what may follow.
+ * `whole`: every member of every compound kept (`snbt-tree.ts`), not an entity's checked tree.
+ */
 export function parseSnbtValue(
   text: string,
   start: number,
   onPassenger: PassengerHook | null = null,
+  whole = false,
 ): SnbtParse {
   const parser = new SnbtParser(text, start, onPassenger)
-  const value = parser.value(0)
+  const value = parser.value(0, whole)
   return { value, end: parser.position }
 }
 
@@ -570,8 +574,8 @@ class SnbtParser {
     const at = this.position
     if (text[at + 1] === ';' && (text[at] === 'B' || text[at] === 'I' || text[at] === 'L')) {
       this.position += 2
-      this.items(depth, () => ({ kind: 'text', value: this.word(), quoted: false }))
-      return { kind: 'array' }
+      const items = this.items(depth, () => ({ kind: 'text', value: this.word(), quoted: false }))
+      return { kind: 'array', prefix: text[at] as 'B' | 'I' | 'L', items }
     }
     return { kind: 'list', items: this.items(depth, () => this.value(depth + 1, whole)) }
   }

@@ -40,9 +40,6 @@ const KINDS: Record<string, DisplayKind> = {
   'minecraft:text_display': 'text',
 }
 
-/** Entities nested through `Passengers` deeper than this are not followed. */
-const MAX_NESTING = 64
-
 /** Reads the displays out of an export's `content`. Never throws. */
 export function readDisplays(content: unknown): ModelReading {
   const passengers = (content as { passengers?: unknown } | null)?.passengers
@@ -71,7 +68,7 @@ export function readDisplays(content: unknown): ModelReading {
       }
     }
     const entities = Array.isArray(reading.value) ? reading.value : [reading.value]
-    for (const entity of entities) collect(entity, null, 0, displays, problems)
+    for (const entity of entities) collect(entity, null, displays, problems)
   }
   if (displays.length === 0) {
     return {
@@ -86,7 +83,6 @@ export function readDisplays(content: unknown): ModelReading {
 function collect(
   entity: SnbtValue,
   parent: number | null,
-  depth: number,
   displays: Display[],
   problems: Problems,
 ): void {
@@ -98,12 +94,9 @@ function collect(
     displays.push(display(kind, entity, parent, self, problems))
   }
   const riders = entity['Passengers']
+  // No limit of its own: the reader stops nesting where the check does (`SNBT_MAX_DEPTH`).
   if (!Array.isArray(riders)) return
-  if (depth >= MAX_NESTING) {
-    noteProblem(problems, `Passengers nested deeper than ${MAX_NESTING} are not shown.`)
-    return
-  }
-  for (const rider of riders) collect(rider, self, depth + 1, displays, problems)
+  for (const rider of riders) collect(rider, self, displays, problems)
 }
 
 function display(

@@ -127,7 +127,9 @@ describe('readDisplays on other shapes', () => {
         list: ['Display 0 (t_0) has a transformation of 3 numbers, not 16; drawn untransformed.'],
       },
     })
-    const strings = readDisplays({ passengers: [ENTITY(`transformation:[${'"a",'.repeat(16)}],`)] })
+    const strings = readDisplays({
+      passengers: [ENTITY(`transformation:[${Array(16).fill('"a"').join()}],`)],
+    })
     expect(strings).toMatchObject({
       ok: true,
       problems: { list: [expect.stringContaining('not all numbers')] },
@@ -142,14 +144,14 @@ describe('readDisplays on other shapes', () => {
     expect(readDisplays({ passengers: [truncated] })).toMatchObject({
       ok: false,
       reason: 'unreadable',
-      message: expect.stringMatching(
-        /^Passenger string 0 is not readable SNBT: .+ \(at character \d+\)\.$/,
-      ),
+      message:
+        'Passenger string 0 is not readable SNBT: The SNBT does not parse as an export writes it: ' +
+        'unexpected "end of text".',
     })
     expect(readDisplays({ passengers: ['['.repeat(10_000)] })).toMatchObject({
       ok: false,
       reason: 'unreadable',
-      message: expect.stringContaining('nested deeper than 512'),
+      message: expect.stringContaining('nests SNBT deeper than 64 levels'),
     })
     expect(readDisplays({ passengers: ['{id:"minecraft:pig"}'] })).toMatchObject({
       ok: false,
@@ -157,14 +159,20 @@ describe('readDisplays on other shapes', () => {
     })
   })
 
-  it('stops following Passengers 64 deep', () => {
-    let entity = ENTITY('')
-    for (let i = 0; i < 100; i++) entity = `{id:"minecraft:item_display",Passengers:[${entity}]}`
-    const reading = readDisplays({ passengers: [entity] })
-    expect(reading).toMatchObject({
-      ok: true,
-      problems: { list: [expect.stringContaining('deeper than 64')] },
+  it('follows Passengers as deep as the check reads them, and no deeper', () => {
+    const nested = (levels: number) => {
+      let entity = ENTITY('')
+      for (let i = 0; i < levels; i++) {
+        entity = `{id:"minecraft:item_display",Passengers:[${entity}]}`
+      }
+      return readDisplays({ passengers: [entity] })
+    }
+    // Each level is a compound and its Passengers list: two of the check's 64 levels of SNBT.
+    expect(displaysOf(nested(30))).toHaveLength(31)
+    expect(nested(31)).toMatchObject({
+      ok: false,
+      reason: 'unreadable',
+      message: expect.stringContaining('nests SNBT deeper than 64 levels'),
     })
-    expect(displaysOf(reading)).toHaveLength(65)
   })
 })

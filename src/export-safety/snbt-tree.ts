@@ -1,0 +1,36 @@
+/**
+ * SNBT read whole into a tree, by the check's own parser (`snbt.ts`), with its grammar and its
+ * limits: nesting to `MAX_SNBT_DEPTH`, only the escapes every Minecraft version reads alike, no
+ * quoted string a plugin's reader would cut into entities. For readers that draw a model (the
+ * try-it page) rather than judge it: what they read is what the check read, never more.
+ * Spaces (U+0020) may surround the value; nothing else may follow it.
+ */
+import { UnsafeContent, unsafeExport, type UnsafeReason } from './refusal.js'
+import { parseSnbtValue, unexpectedAt } from './snbt.js'
+import type { SnbtValue } from './snbt-value.js'
+
+export type { SnbtValue } from './snbt-value.js'
+
+/** The outcome of `readSnbtTree`: the tree, or the check's refusal of the text. */
+type SnbtTreeReading =
+  | { ok: true; value: SnbtValue }
+  | { ok: false; reason: UnsafeReason; found: string; message: string }
+
+/** Reads one SNBT value that spans all of `text`. Never throws on any text. */
+export function readSnbtTree(text: string): SnbtTreeReading {
+  try {
+    const { value, end } = parseSnbtValue(text, spacesFrom(text, 0), null, true)
+    const after = spacesFrom(text, end)
+    if (after < text.length) unexpectedAt(text, after)
+    return { ok: true, value }
+  } catch (error) {
+    if (!(error instanceof UnsafeContent)) throw error
+    const { reason, found, message } = unsafeExport('The SNBT', error)
+    return { ok: false, reason, found, message: message.slice(0, -1) }
+  }
+}
+
+function spacesFrom(text: string, at: number): number {
+  while (text.charCodeAt(at) === 0x20) at++
+  return at
+}
