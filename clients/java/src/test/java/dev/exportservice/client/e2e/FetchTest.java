@@ -240,11 +240,14 @@ class FetchTest {
     byte[] document = LocalService.fixture("reading-41-displays");
     try (RecordingProxy proxy = new RecordingProxy(service.url)) {
       // 100 requests at once on a busy machine: each may wait its turn well past the default 10 s,
-      // so the timeout here only guards against a hang.
+      // so the timeout here only guards against a hang. One address has at most its miss budget
+      // and one more in flight at once (docs/rate-limits.md#bursts); the rest are answered 429
+      // with a Retry-After of at most 11 s, which the client waits out within its retry budget.
       ExportClient client =
           ExportClient.builder(proxy.url())
               .header("CF-Connecting-IP", LocalService.freshClientAddress())
               .timeout(Duration.ofSeconds(90))
+              .maxRetryWait(Duration.ofSeconds(90))
               .build();
       List<CompletableFuture<Export>> calls = new ArrayList<>();
       for (int i = 0; i < 100; i++) calls.add(client.fetch(id, "tag_" + i % 10));
@@ -253,7 +256,7 @@ class FetchTest {
         assertArrayEquals(
             LocalService.substituted(document, "tag_" + i % 10), calls.get(i).join().bytes());
       }
-      assertEquals(100, proxy.exchanges().size(), "one request per call");
+      assertTrue(proxy.exchanges().size() >= 100, "at least one request per call");
     }
   }
 
