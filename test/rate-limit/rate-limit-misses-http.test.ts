@@ -8,37 +8,16 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { clientKey, prefixKey } from '../../src/rate-limit/testing'
 import { callWithEnv, logged, storeExport } from '../support/helpers'
+import { countingLimiter, SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
 const LIVE = '123456'
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
 const T0 = Date.UTC(2030, 0, 1)
-/** Budgets small enough to reach in a test; windows wide enough never to refuse here. */
-const VARS = {
-  RATE_LIMIT_SHORT: '100/60',
-  RATE_LIMIT_LONG: '1000/3600',
-  RATE_LIMIT_CLIENT_MISSES: '3/600',
-  RATE_LIMIT_PREFIX_MISSES: '5/600',
-  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
-  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
-}
+const VARS = SMALL_MISS_BUDGETS
 
 /** The Durable Object calls a request made, by method name. */
 let calls: string[] = []
-const countedLimiter = {
-  getByName(name: string) {
-    const real = env.RATE_LIMITER.getByName(name)
-    return new Proxy(real, {
-      get(target, key) {
-        const value: unknown = Reflect.get(target, key)
-        if (key !== 'hit' && key !== 'miss') return value
-        return (...args: unknown[]) => {
-          calls.push(key)
-          return (value as (...a: unknown[]) => unknown)(...args)
-        }
-      },
-    })
-  },
-} as unknown as Cloudflare.Env['RATE_LIMITER']
+const countedLimiter = countingLimiter(['hit', 'miss'], (method) => calls.push(method))
 
 function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
   return callWithEnv({ ...VARS, RATE_LIMITER: countedLimiter, ...vars }, `/server-api?id=${id}`, {

@@ -10,20 +10,13 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseExemptNetworks } from '../../src/rate-limit/testing'
 import { callWithEnv, storeExport } from '../support/helpers'
+import { SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
 const T0 = Date.UTC(2030, 0, 1)
 const LIVE = '123456'
 const UNKNOWN = '999999'
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
-/** Budgets small enough to reach in a test; windows wide enough never to refuse here. */
-const VARS = {
-  RATE_LIMIT_SHORT: '100/60',
-  RATE_LIMIT_LONG: '1000/3600',
-  RATE_LIMIT_CLIENT_MISSES: '3/600',
-  RATE_LIMIT_PREFIX_MISSES: '5/600',
-  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
-  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
-}
+const VARS = SMALL_MISS_BUDGETS
 
 function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
   return callWithEnv({ ...VARS, ...vars }, `/server-api?id=${id}`, {

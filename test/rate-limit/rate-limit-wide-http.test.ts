@@ -7,38 +7,17 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { callWithEnv, logged, storeExport } from '../support/helpers'
+import { countingLimiter, SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
 const LIVE = '123456'
 const UNKNOWN = '999999'
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
 /** A network may miss 5 times, a block 8: three networks of 3 misses each breach the block. */
-const VARS = {
-  RATE_LIMIT_SHORT: '100/60',
-  RATE_LIMIT_LONG: '1000/3600',
-  RATE_LIMIT_CLIENT_MISSES: '3/600',
-  RATE_LIMIT_PREFIX_MISSES: '5/600',
-  RATE_LIMIT_WIDE_MISSES: '8/600',
-  RATE_LIMIT_FIRST_PENALTY_SECONDS: '60',
-  RATE_LIMIT_LONGEST_PENALTY_SECONDS: '240',
-}
+const VARS = { ...SMALL_MISS_BUDGETS, RATE_LIMIT_WIDE_MISSES: '8/600' }
 
 /** The Durable Object calls requests made, by method name. */
 let calls: string[] = []
-const countedLimiter = {
-  getByName(name: string) {
-    const real = env.RATE_LIMITER.getByName(name)
-    return new Proxy(real, {
-      get(target, key) {
-        const value: unknown = Reflect.get(target, key)
-        if (typeof key !== 'string' || !['hit', 'miss', 'wideMiss'].includes(key)) return value
-        return (...args: unknown[]) => {
-          calls.push(key)
-          return (value as (...a: unknown[]) => unknown)(...args)
-        }
-      },
-    })
-  },
-} as unknown as Cloudflare.Env['RATE_LIMITER']
+const countedLimiter = countingLimiter(['hit', 'miss', 'wideMiss'], (method) => calls.push(method))
 
 function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {
   return callWithEnv({ ...VARS, RATE_LIMITER: countedLimiter, ...vars }, `/server-api?id=${id}`, {
