@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.exportservice.client.internal.snbt.Snbt;
+import dev.exportservice.client.internal.snbt.SnbtReader;
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,9 +44,9 @@ class ModelPartsTest {
         String prefix = "summon minecraft:block_display ~ ~ ~ {Tags:[\"gate_2\"],Passengers:[";
         assertTrue(summon.startsWith(prefix) && summon.endsWith("]}"), summon.substring(0, 80));
         String riders = summon.substring(prefix.length(), summon.length() - 2);
-        List<Snbt.Compound> compounds = Snbt.compounds(riders);
-        for (Snbt.Compound compound : compounds) parts += displays(compound);
-        for (int[] span : Snbt.read(riders).spans()) spawned.add(riders.substring(span[0], span[1]));
+        SnbtReader.Reading reading = SnbtReader.read(riders);
+        for (SnbtValue.Compound compound : reading.compounds()) parts += displays(compound);
+        for (int[] span : reading.spans()) spawned.add(riders.substring(span[0], span[1]));
       }
       assertEquals(passengers, spawned, name + ": every passenger once, in order");
       assertEquals(model.partCount(), parts, name);
@@ -65,10 +66,10 @@ class ModelPartsTest {
     for (String summon : cut) assertTrue(summon.length() <= tight);
   }
 
-  private static int displays(Snbt.Compound entity) {
-    int count = String.valueOf(entity.get("id")).endsWith("_display") ? 1 : 0;
-    if (entity.get("Passengers") instanceof List<?> riders) {
-      for (Object rider : riders) count += displays((Snbt.Compound) rider);
+  private static int displays(SnbtValue.Compound entity) {
+    int count = entity.get("id") instanceof SnbtValue.Text id && id.value().endsWith("_display") ? 1 : 0;
+    if (entity.get("Passengers") instanceof SnbtValue.ListOf riders) {
+      for (SnbtValue rider : riders.items()) count += displays((SnbtValue.Compound) rider);
     }
     return count;
   }

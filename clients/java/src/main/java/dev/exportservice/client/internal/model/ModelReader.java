@@ -1,6 +1,7 @@
 package dev.exportservice.client.internal.model;
 
-import dev.exportservice.client.internal.snbt.Snbt;
+import dev.exportservice.client.internal.snbt.SnbtReader;
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,11 +57,11 @@ public final class ModelReader {
     for (Object text : strings) {
       if (!(text instanceof String)) return null;
       try {
-        for (Snbt.Compound entity : Snbt.compounds((String) text)) {
+        for (SnbtValue.Compound entity : SnbtReader.read((String) text).compounds()) {
           String tag = modelTag(entity, 0);
           if (tag != null) return tag;
         }
-      } catch (Snbt.Unreadable notSnbt) {
+      } catch (SnbtReader.Unreadable notSnbt) {
         return null;
       }
     }
@@ -101,15 +102,14 @@ public final class ModelReader {
     String tag = null;
     for (int i = 0; i < passengers.size(); i++) {
       String text = passengers.get(i);
-      Snbt.Reading reading;
+      SnbtReader.Reading reading;
       try {
-        reading = Snbt.read(text);
-      } catch (Snbt.Unreadable notSnbt) {
-        throw shape(
-            "content.passengers[" + i + "] is not entity compounds: unexpected \"" + notSnbt.found + "\"");
+        reading = SnbtReader.read(text);
+      } catch (SnbtReader.Unreadable notSnbt) {
+        throw shape("content.passengers[" + i + "] is not entity compounds: " + fault(notSnbt));
       }
       for (int[] span : reading.spans()) compoundTexts.add(text.substring(span[0], span[1]));
-      for (Snbt.Compound entity : reading.compounds()) {
+      for (SnbtValue.Compound entity : reading.compounds()) {
         parts += displays(entity, 0);
         nesting = Math.max(nesting, 1 + depth(entity, 0));
         if (tag == null) tag = modelTag(entity, 0);
@@ -135,44 +135,55 @@ public final class ModelReader {
     return strings(value, "content.passengers");
   }
 
-  /** Display entities in {@code entity} and its nested {@code Passengers}. */
-  private static int displays(Snbt.Compound entity, int depth) {
-    Object id = entity.get("id");
-    int count = id instanceof String && ((String) id).endsWith("_display") ? 1 : 0;
-    if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
-      for (Object passenger : (List<?>) entity.get("Passengers")) {
-        if (passenger instanceof Snbt.Compound) count += displays((Snbt.Compound) passenger, depth + 1);
-      }
+  /** What the SNBT reader found wrong, in words. */
+  private static String fault(SnbtReader.Unreadable notSnbt) {
+    switch (notSnbt.fault) {
+      case ESCAPE:
+        return "the escape \"" + notSnbt.found + "\", which Minecraft versions read differently";
+      case READER:
+        return "\"" + notSnbt.found + "\" in a quoted string, where a plugin's own reader would cut it";
+      default:
+        // Too deep a nesting names the bracket it stopped at, as an unexpected character.
+        return "unexpected \"" + notSnbt.found + "\"";
     }
+  }
+
+  /** The passengers of {@code entity} that are compounds (none when it has no list of them). */
+  private static List<SnbtValue.Compound> riders(SnbtValue.Compound entity) {
+    List<SnbtValue.Compound> riders = new ArrayList<>();
+    if (entity.get("Passengers") instanceof SnbtValue.ListOf list) {
+      for (SnbtValue item : list.items()) if (item instanceof SnbtValue.Compound rider) riders.add(rider);
+    }
+    return riders;
+  }
+
+  /** Display entities in {@code entity} and its nested {@code Passengers}. */
+  private static int displays(SnbtValue.Compound entity, int depth) {
+    int count = entity.get("id") instanceof SnbtValue.Text id && id.value().endsWith("_display") ? 1 : 0;
+    if (depth < SnbtReader.MAX_DEPTH) for (SnbtValue.Compound rider : riders(entity)) count += displays(rider, depth + 1);
     return count;
   }
 
   /** How many levels of passengers ride {@code entity}: 0 when none. */
-  private static int depth(Snbt.Compound entity, int level) {
-    if (level >= Snbt.MAX_DEPTH || !(entity.get("Passengers") instanceof List)) return 0;
+  private static int depth(SnbtValue.Compound entity, int level) {
+    if (level >= SnbtReader.MAX_DEPTH) return 0;
     int deepest = 0;
-    for (Object passenger : (List<?>) entity.get("Passengers")) {
-      if (passenger instanceof Snbt.Compound) {
-        deepest = Math.max(deepest, 1 + depth((Snbt.Compound) passenger, level + 1));
-      }
-    }
+    for (SnbtValue.Compound rider : riders(entity)) deepest = Math.max(deepest, 1 + depth(rider, level + 1));
     return deepest;
   }
 
   /** The model's tag named by the first part tag {@code <tag>_<n>} in {@code entity}, or null. */
-  private static String modelTag(Snbt.Compound entity, int depth) {
-    if (entity.get("Tags") instanceof List) {
-      for (Object tag : (List<?>) entity.get("Tags")) {
-        String model = tag instanceof String ? ModelTags.modelTagOf((String) tag) : null;
+  private static String modelTag(SnbtValue.Compound entity, int depth) {
+    if (entity.get("Tags") instanceof SnbtValue.ListOf tags) {
+      for (SnbtValue tag : tags.items()) {
+        String model = tag instanceof SnbtValue.Text text ? ModelTags.modelTagOf(text.value()) : null;
         if (model != null) return model;
       }
     }
-    if (depth < Snbt.MAX_DEPTH && entity.get("Passengers") instanceof List) {
-      for (Object passenger : (List<?>) entity.get("Passengers")) {
-        if (passenger instanceof Snbt.Compound) {
-          String model = modelTag((Snbt.Compound) passenger, depth + 1);
-          if (model != null) return model;
-        }
+    if (depth < SnbtReader.MAX_DEPTH) {
+      for (SnbtValue.Compound rider : riders(entity)) {
+        String model = modelTag(rider, depth + 1);
+        if (model != null) return model;
       }
     }
     return null;

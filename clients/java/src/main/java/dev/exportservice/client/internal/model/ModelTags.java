@@ -1,7 +1,7 @@
 package dev.exportservice.client.internal.model;
 
 import dev.exportservice.client.internal.snbt.Selector;
-import dev.exportservice.client.internal.snbt.Snbt;
+import dev.exportservice.client.internal.snbt.SnbtReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -56,10 +56,10 @@ public final class ModelTags {
    */
   public static String inPassengers(String passengers, String from, String to) {
     if (from.equals(to) || !passengers.contains(from)) return passengers;
-    Snbt.Reading reading;
+    SnbtReader.Reading reading;
     try {
-      reading = Snbt.read(passengers);
-    } catch (Snbt.Unreadable notSnbt) {
+      reading = SnbtReader.read(passengers);
+    } catch (SnbtReader.Unreadable notSnbt) {
       return passengers;
     }
     return apply(passengers, entityTags(passengers, reading.tags(), from), from, to);
@@ -88,8 +88,8 @@ public final class ModelTags {
       char first = command.charAt(start);
       if (first == '{') {
         try {
-          sites.addAll(entityTags(command, Snbt.readCompoundToEnd(command, start).tags(), from));
-        } catch (Snbt.Unreadable notSnbt) {
+          sites.addAll(entityTags(command, SnbtReader.readCompoundToEnd(command, start).tags(), from));
+        } catch (SnbtReader.Unreadable notSnbt) {
           // not data the model can read: left as it is
         }
         break;
@@ -103,9 +103,9 @@ public final class ModelTags {
   }
 
   /** Where the entity tags that carry {@code from} start, as the parser found them. */
-  private static List<Integer> entityTags(String text, List<Snbt.TagSite> tags, String from) {
+  private static List<Integer> entityTags(String text, List<SnbtReader.TagSite> tags, String from) {
     List<Integer> sites = new ArrayList<>();
-    for (Snbt.TagSite tag : tags) {
+    for (SnbtReader.TagSite tag : tags) {
       // The tag's own characters must spell `from`: a tag that only decodes to it is not rewritten.
       if (carries(tag.value(), from) && text.startsWith(from, tag.start())) sites.add(tag.start());
     }

@@ -1,49 +1,36 @@
 package dev.exportservice.client.internal.safety;
 
+import dev.exportservice.client.internal.snbt.SnbtReader;
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * SNBT as the check reads it (src/export-safety/snbt.ts, rule for rule): an entity's compound is
- * read into a small tree of what the checks need (its ids, tags and passengers); every other
- * member's value is checked against its type (the vocabulary file's {@code keyTypes}) while it
- * is read, building nothing, so that the first fault met, left to right, is the verdict. Two
- * liberties of real exports are accepted: a space around {@code :} and {@code ,}, and empty
- * members in a compound. In quoted strings only {@code \\} and a backslash before the string's
- * own quote are escapes: Minecraft 1.21.4 refuses the others and 1.21.5 and later decode them,
- * so they would read differently by version.
- *
- * <p>The model room reads exports with the SNBT room's parser; this one is the check's, so that
- * its order of faults is the TypeScript check's own.
+ * SNBT as the check reads it (src/export-safety/snbt.ts, rule for rule), with the library's one
+ * SNBT reader ({@link SnbtReader}: its grammar, escapes, reader rule and depth limit): an
+ * entity's compound is read into a small tree of what the checks need (its ids, tags and
+ * passengers); every other member's value is checked against its type (the vocabulary file's
+ * {@code keyTypes}) while it is read, building nothing, so that the first fault met, left to
+ * right, is the verdict. Every fault is thrown as the check's {@link UnsafeContent}.
  */
-final class CheckedSnbt {
+final class CheckedSnbt extends SnbtReader {
   private static final String ID = "id";
-  private static final String TAGS = "Tags";
   private static final String PASSENGERS = "Passengers";
   private static final SnbtValue.ListOf EMPTY_LIST = new SnbtValue.ListOf(List.of());
-  /** A list of unquoted words, spaces allowed around them and the commas: {@code [0f, 1.5f,-2f]}. */
-  private static final Pattern WORD_LIST = Pattern.compile("\\[ *[0-9A-Za-z_\\-.+]+(?: *, *[0-9A-Za-z_\\-.+]+)* *\\]");
 
   /** Takes each compound of a {@code Passengers} list as soon as it closes (its own first). */
   private final Consumer<SnbtValue.Compound> onPassenger;
-  private final String text;
-  int position;
   /** Where the value being read sits in its entity's compound: names and list indexes. */
   private List<Object> path = new ArrayList<>();
   /** Where the strings of a {@code Tags} list being read go. */
   private List<String> tags;
-  private final Matcher wordList;
 
   private CheckedSnbt(String text, int start, Consumer<SnbtValue.Compound> onPassenger) {
-    this.text = text;
-    this.position = start;
+    super(text, start);
     this.onPassenger = onPassenger;
-    this.wordList = WORD_LIST.matcher(text);
   }
 
   /** One value parsed from {@code start} (no leading space), and where it ends. */
@@ -85,100 +72,10 @@ final class CheckedSnbt {
     return new UnsafeContent(UnsafeContent.Reason.SYNTAX, characterAt(text, at));
   }
 
-  /** The character at {@code at} as found in a refusal: one code point, or {@code end of text}. */
-  static String characterAt(String text, int at) {
-    return at >= text.length() ? "end of text" : new String(Character.toChars(text.codePointAt(at)));
-  }
-
-  /** Whether a UTF-16 unit may sit in an unquoted word (the game's rule). */
-  static boolean isWordUnit(int unit) {
-    return (unit >= '0' && unit <= '9')
-        || (unit >= 'A' && unit <= 'Z')
-        || (unit >= 'a' && unit <= 'z')
-        || unit == '_'
-        || unit == '-'
-        || unit == '.'
-        || unit == '+';
-  }
-
-  boolean atEnd() {
-    return position >= text.length();
-  }
-
-  /** The unit at {@code index}, or -1 past the end (JavaScript's {@code undefined}). */
-  private int at(int index) {
-    return index < text.length() ? text.charAt(index) : -1;
-  }
-
-  void spaces() {
-    while (at(position) == ' ') position++;
-  }
-
-  void expect(char c) {
-    if (at(position) != c) throw unexpectedAt(text, position);
-    position++;
-  }
-
-  SnbtValue value(int depth, boolean whole) {
-    int c = at(position);
-    if (c == '{') return compound(depth, whole);
-    if (c == '[') return list(depth, whole);
-    if (c == '"' || c == '\'') return new SnbtValue.Text(quoted(), true);
-    return new SnbtValue.Text(word(), false);
-  }
-
-  /** Parses a value to its end, building nothing. */
-  void skipValue(int depth) {
-    int c = at(position);
-    if (c == '"' || c == '\'') {
-      skipQuoted();
-      return;
-    }
-    if (c != '{' && c != '[') {
-      skipWord();
-      return;
-    }
-    enter(depth);
-    if (c == '[') {
-      // A list of one or more words (a transformation, a rotation): one match, the same grammar.
-      if (wordList.region(position, text.length()).lookingAt()) {
-        position = wordList.end();
-        return;
-      }
-    }
-    position++;
-    boolean isList = c == '[';
-    int close = isList ? ']' : '}';
-    boolean typed = isList && at(position + 1) == ';' && (at(position) == 'B' || at(position) == 'I' || at(position) == 'L');
-    if (typed) position += 2;
-    for (; ; ) {
-      spaces();
-      int next = at(position);
-      if (next == close) break;
-      if (!isList && next == ',') {
-        // An empty member (`,,`) is skipped, as the game's parser does.
-        position++;
-        continue;
-      }
-      if (!isList) {
-        if (next == '"' || next == '\'') skipQuoted();
-        else skipWord();
-        spaces();
-        expect(':');
-        spaces();
-      }
-      if (typed) skipWord();
-      else skipValue(depth + 1);
-      spaces();
-      if (at(position) == close) break;
-      expect(',');
-      // A list has no empty elements: a value must follow its comma.
-      if (isList) {
-        spaces();
-        if (at(position) == close) throw unexpectedAt(text, position);
-      }
-    }
-    position++;
+  /** The reader's faults are the check's refusals of the same names. */
+  @Override
+  protected RuntimeException fault(SnbtReader.Fault fault, String found) {
+    return new UnsafeContent(UnsafeContent.Reason.valueOf(fault.name()), found);
   }
 
   /**
@@ -187,36 +84,20 @@ final class CheckedSnbt {
    * checked against its type as it is read (the tags of {@code Tags} kept), any other member read
    * to its end and kept as null (a {@code key} refusal later).
    */
-  SnbtValue.Compound compound(int depth, boolean whole) {
-    enter(depth);
-    expect('{');
-    List<Map.Entry<String, SnbtValue>> members = new ArrayList<>();
+  @Override
+  protected SnbtValue.Compound compound(int depth, boolean whole) {
+    if (whole) return super.compound(depth, true);
     List<Object> outerPath = path;
-    if (!whole) path = new ArrayList<>();
-    for (; ; ) {
-      spaces();
-      int c = at(position);
-      if (c == '}') break;
-      if (c != ',') {
-        String name = c == '"' || c == '\'' ? quoted() : word();
-        spaces();
-        expect(':');
-        spaces();
-        members.add(new java.util.AbstractMap.SimpleImmutableEntry<>(name, member(name, depth, whole)));
-        spaces();
-        if (at(position) == '}') break;
-      }
-      // An empty member (`,,`) is skipped, as the game's parser does.
-      expect(',');
-    }
+    path = new ArrayList<>();
+    SnbtValue.Compound compound = super.compound(depth, false);
     path = outerPath;
-    position++;
-    return new SnbtValue.Compound(members);
+    return compound;
   }
 
   /** The value of the member {@code name} of a compound ({@link #compound} says how). */
-  private SnbtValue member(String name, int depth, boolean whole) {
-    if (whole || name.equals(ID)) return value(depth + 1, true);
+  @Override
+  protected SnbtValue member(String name, int depth, boolean whole) {
+    if (whole || name.equals(ID)) return super.member(name, depth, true);
     if (name.equals(PASSENGERS) && onPassenger != null) return passengers(depth + 1);
     ValueType type = ValueType.KEY_TYPES.get(name);
     if (type == null) {
@@ -398,18 +279,6 @@ final class CheckedSnbt {
     JsonText.checkSnbt(tree, type, where);
   }
 
-  private SnbtValue list(int depth, boolean whole) {
-    enter(depth);
-    expect('[');
-    int first = at(position);
-    if (at(position + 1) == ';' && (first == 'B' || first == 'I' || first == 'L')) {
-      position += 2;
-      items(depth, () -> new SnbtValue.Text(word(), false));
-      return new SnbtValue.Array();
-    }
-    return new SnbtValue.ListOf(items(depth, () -> value(depth + 1, whole)));
-  }
-
   /**
    * A passenger's {@code Passengers}: each compound handed to {@link #onPassenger} as it closes.
    * Anything else than a list of compounds is the {@code key} refusal of {@code Passengers}.
@@ -419,104 +288,12 @@ final class CheckedSnbt {
     enter(depth);
     position++;
     items(
-        depth,
         () -> {
           if (at(position) != '{') throw new UnsafeContent(UnsafeContent.Reason.KEY, PASSENGERS);
           onPassenger.accept(compound(depth + 1, false));
           return EMPTY_LIST;
         });
     return EMPTY_LIST;
-  }
-
-  /** Items up to and including the closing {@code ]}. */
-  private List<SnbtValue> items(int depth, Supplier<SnbtValue> item) {
-    List<SnbtValue> items = new ArrayList<>();
-    spaces();
-    if (at(position) == ']') {
-      position++;
-      return items;
-    }
-    for (; ; ) {
-      spaces();
-      items.add(item.get());
-      spaces();
-      if (at(position) == ']') {
-        position++;
-        return items;
-      }
-      expect(',');
-    }
-  }
-
-  /** A quoted string's value, after the reader rule on its raw text. */
-  private String quoted() {
-    int quote = text.charAt(position);
-    int start = position + 1;
-    StringBuilder value = new StringBuilder();
-    int from = start;
-    for (int i = from; ; i++) {
-      if (i >= text.length()) throw unexpectedAt(text, i);
-      char unit = text.charAt(i);
-      if (unit == quote) {
-        position = i + 1;
-        Readers.check(text.substring(start, i));
-        return value.append(text, from, i).toString();
-      }
-      if (unit == '\\') {
-        checkEscape(text, i, quote);
-        value.append(text, from, i).append(text.charAt(i + 1));
-        i++;
-        from = i + 1;
-      }
-    }
-  }
-
-  /** A quoted string to its end, after the reader rule on its raw text; no value built. */
-  private void skipQuoted() {
-    int quote = text.charAt(position);
-    int start = position + 1;
-    for (int i = start; i < text.length(); i++) {
-      char unit = text.charAt(i);
-      if (unit == quote) {
-        position = i + 1;
-        Readers.check(text.substring(start, i));
-        return;
-      }
-      if (unit == '\\') {
-        checkEscape(text, i, quote);
-        i++;
-      }
-    }
-    throw unexpectedAt(text, text.length());
-  }
-
-  private void skipWord() {
-    word();
-  }
-
-  private String word() {
-    int start = position;
-    int i = start;
-    while (i < text.length() && isWordUnit(text.charAt(i))) i++;
-    if (i == start) throw unexpectedAt(text, start);
-    position = i;
-    return text.substring(start, i);
-  }
-
-  private void enter(int depth) {
-    if (depth >= Vocabulary.MAX_SNBT_DEPTH) throw new UnsafeContent(UnsafeContent.Reason.DEPTH, String.valueOf(text.charAt(position)));
-  }
-
-  /**
-   * Throws unless the backslash at {@code at} of a string quoted with {@code quote} escapes a
-   * backslash or that quote: the only escapes Minecraft 1.21.4 and 1.21.5+ read alike
-   * ({@code escape}, found the backslash and the character after it).
-   */
-  private static void checkEscape(String text, int at, int quote) {
-    if (at + 1 >= text.length()) throw unexpectedAt(text, at + 1);
-    char next = text.charAt(at + 1);
-    if (next == '\\' || next == quote) return;
-    throw new UnsafeContent(UnsafeContent.Reason.ESCAPE, "\\" + new String(Character.toChars(text.codePointAt(at + 1))));
   }
 
   /** Whether a tree (text written as SNBT) holds the placeholder in a string or a member name. */

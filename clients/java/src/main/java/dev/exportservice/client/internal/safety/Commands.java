@@ -1,5 +1,6 @@
 package dev.exportservice.client.internal.safety;
 
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

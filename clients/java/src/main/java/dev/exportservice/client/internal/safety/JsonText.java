@@ -1,6 +1,8 @@
 package dev.exportservice.client.internal.safety;
 
 import dev.exportservice.client.internal.json.JsonReader;
+import dev.exportservice.client.internal.snbt.SnbtReader;
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -85,7 +87,7 @@ final class JsonText {
       Object value = next[0];
       int depth = (Integer) next[1];
       if (!(value instanceof List) && !(value instanceof Map)) continue;
-      if (depth >= Vocabulary.MAX_SNBT_DEPTH) {
+      if (depth >= SnbtReader.MAX_DEPTH) {
         tooDeep[value instanceof List ? 0 : 1] = true;
         continue;
       }

@@ -1,5 +1,6 @@
 package dev.exportservice.client.internal.safety;
 
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.exportservice.client.internal.safety;
 
+import dev.exportservice.client.internal.snbt.SnbtValue;
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +26,6 @@ import java.util.regex.Pattern;
 final class Vocabulary {
   /** The game's own limit on a command's length, in UTF-16 code units (a command block's). */
   static final int MAX_COMMAND_CHARS = limit("maxCommandChars");
-
-  /** Deepest nesting of compounds and lists accepted. */
-  static final int MAX_SNBT_DEPTH = limit("maxSnbtDepth");
 
   /** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
   static final int MAX_NAME_CHARS = limit("maxNameChars");
@@ -97,9 +95,6 @@ final class Vocabulary {
 
   /** JSON text components that read the world when the game resolves them. */
   static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
-
-  /** What a plugin's own passenger reader takes for an entity's start, in the order checked. */
-  static final List<String> READER_MARKERS = VocabularyFile.strings("readerMarkers");
 
   /**
    * Code points a reader does not see (format characters, a BOM, fillers, variation selectors),
