@@ -48,6 +48,34 @@ class ModelReaderTest {
         });
   }
 
+  /**
+   * The model reads SNBT with the check's own reader: a passenger string the check refuses for
+   * its SNBT (an escape, a reader marker, brackets a plugin's reader would cut at, nesting 64
+   * deep) is not entity compounds to the model either, and one level less reads.
+   */
+  @Test
+  void theModelReadsSnbtAsTheCheckDoes() {
+    String deep = "[".repeat(63) + "1" + "]".repeat(63);
+    List<List<String>> cases =
+        List.of(
+            List.of("{id:\"item_display\",CustomName:'a\\nb'}", "escape", "the escape \"\\n\", which Minecraft versions read differently"),
+            List.of("{id:\"item_display\",CustomName:'{id:1}'}", "reader", "\"{id:\" in a quoted string, where a plugin's own reader would cut it"),
+            List.of("{id:\"item_display\",CustomName:'a]'}", "reader", "\"]\" in a quoted string, where a plugin's own reader would cut it"),
+            List.of("{id:\"item_display\",x:[" + deep + "]}", "depth", "\"[\" nested deeper than 64"));
+    for (List<String> each : cases) {
+      String passenger = each.get(0);
+      String said = each.get(2);
+      String json = "{\"content\":{\"passengers\":[\"" + passenger.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]}}";
+      UnsafeExportException refused = assertThrows(UnsafeExportException.class, () -> ExportSafety.check(json));
+      assertEquals(each.get(1), refused.reason(), passenger);
+      assertTrue(said.contains("\"" + refused.found() + "\""), refused.found() + " / " + said);
+      ExportServiceException error = assertThrows(ExportServiceException.class, () -> Model.parseUnchecked(json));
+      assertEquals("The export does not have the shape of one: content.passengers[0] is not entity compounds: " + said + ".", error.getMessage());
+    }
+    String shallower = "{id:\"item_display\",x:[" + deep.substring(1, deep.length() - 1) + "]}";
+    assertEquals(1, Model.parseUnchecked("{\"content\":{\"passengers\":[\"" + shallower.replace("\"", "\\\"") + "\"]}}").partCount());
+  }
+
   @Test
   void aStepOfZeroOrLessIsOneAndTheDurationReachesTheLastFrame() {
     String json =

@@ -142,8 +142,9 @@ public final class ModelReader {
         return "the escape \"" + notSnbt.found + "\", which Minecraft versions read differently";
       case READER:
         return "\"" + notSnbt.found + "\" in a quoted string, where a plugin's own reader would cut it";
+      case DEPTH:
+        return "\"" + notSnbt.found + "\" nested deeper than " + SnbtReader.MAX_DEPTH;
       default:
-        // Too deep a nesting names the bracket it stopped at, as an unexpected character.
         return "unexpected \"" + notSnbt.found + "\"";
     }
   }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -143,10 +144,28 @@ final class PluginReaders {
    * cuts compared in place, nothing made.
    */
   static boolean cutsBetween(String text, List<GrammarCompound> compounds) {
+    int[] cut = {0};
+    boolean walked =
+        forEachCut(
+            text,
+            comma -> {
+              // Each cut must be the comma right after a compound but the last.
+              if (cut[0] >= compounds.size() - 1 || compounds.get(cut[0]).end() != comma) return false;
+              cut[0]++;
+              return true;
+            });
+    return walked && cut[0] == compounds.size() - 1;
+  }
+
+  /**
+   * The plugin's walk over a passenger string: hands {@code cut} each comma outside quotes and
+   * brackets (a quote closes unless an odd number of backslashes stands before it); stops at the
+   * first it refuses and answers whether it took every one.
+   */
+  private static boolean forEachCut(String text, IntPredicate cut) {
     int depth = 0;
     boolean inQuotes = false;
     char quote = 0;
-    int cut = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (inQuotes) {
@@ -162,13 +181,11 @@ final class PluginReaders {
         depth++;
       } else if (c == '}' || c == ']') {
         depth--;
-      } else if (c == ',' && depth == 0) {
-        // Each cut must be the comma right after a compound but the last.
-        if (cut >= compounds.size() - 1 || compounds.get(cut).end() != i) return false;
-        cut++;
+      } else if (c == ',' && depth == 0 && !cut.test(i)) {
+        return false;
       }
     }
-    return cut == compounds.size() - 1;
+    return true;
   }
 
   /** Whether {@code text} holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
@@ -200,35 +217,20 @@ final class PluginReaders {
   /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
   private static List<String> splitObjects(String snbt) {
     List<String> list = new ArrayList<>();
-    String text = jsTrim(snbt);
-    if (text.isEmpty()) return list;
-    if (text.startsWith("[") && text.endsWith("]")) text = jsTrim(text.substring(1, text.length() - 1));
-    int depth = 0;
-    int start = 0;
-    boolean inQuotes = false;
-    char quote = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (inQuotes) {
-        if (c == quote) {
-          int escapes = 0;
-          for (int j = i - 1; j >= 0 && text.charAt(j) == '\\'; j--) escapes++;
-          if (escapes % 2 == 0) inQuotes = false;
-        }
-      } else if (c == '"' || c == '\'') {
-        inQuotes = true;
-        quote = c;
-      } else if (c == '{' || c == '[') {
-        depth++;
-      } else if (c == '}' || c == ']') {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        String part = jsTrim(text.substring(start, i));
-        if (!part.isEmpty()) list.add(part);
-        start = i + 1;
-      }
-    }
-    String last = jsTrim(text.substring(start));
+    String trimmed = jsTrim(snbt);
+    if (trimmed.isEmpty()) return list;
+    String text =
+        trimmed.startsWith("[") && trimmed.endsWith("]") ? jsTrim(trimmed.substring(1, trimmed.length() - 1)) : trimmed;
+    int[] start = {0};
+    forEachCut(
+        text,
+        comma -> {
+          String part = jsTrim(text.substring(start[0], comma));
+          if (!part.isEmpty()) list.add(part);
+          start[0] = comma + 1;
+          return true;
+        });
+    String last = jsTrim(text.substring(start[0]));
     if (!last.isEmpty()) list.add(last);
     return list;
   }
