@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The library's rooms and which way data flows between them: the client (this package) uses
- * every room; the model and the safety check read through the SNBT room (the check also reads
- * JSON text inside SNBT) and never use each other; the SNBT room reads its limit from the
- * vocabulary room, which reads the vocabulary file through the JSON room; the JSON room uses nothing. A reference the other way (a room naming the
+ * every room; the model and the safety check read through the SNBT room's one reader (the check
+ * extends it, and also reads JSON text inside SNBT) and never use each other; the SNBT room reads
+ * its words and limit from the vocabulary room, which reads the vocabulary file through the JSON room; the JSON room uses nothing. A reference the other way (a room naming the
  * client, or the model and the safety check naming each other) fails here.
  */
 class RoomsTest {
