@@ -53,11 +53,12 @@ module.exports = {
       severity: 'error',
       comment:
         'The request log knows no route, limiter or ID rule: the rooms note their facts on the ' +
-        'context. It imports Hono, the failure types and the Env type, nothing else of src/.',
+        "context. It imports Hono, the failure types (the http room's face) and the Env type, " +
+        'nothing else of src/.',
       from: { path: '^src/observability/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/observability/', '^src/http/errors\\.ts$', '^src/config\\.ts$'],
+        pathNot: ['^src/observability/', '^src/http/index\\.ts$', '^src/config\\.ts$'],
       },
     },
     {
@@ -164,6 +165,31 @@ module.exports = {
           '^src/export-safety/vocabulary\\.json$',
         ],
       },
+    },
+    {
+      name: 'rooms-meet-at-their-faces',
+      severity: 'error',
+      comment:
+        'Inside src/, a room imports another room only through its face, src/<room>/index.ts, as ' +
+        "code outside src/ does; a room's own files import each other freely. The face is the " +
+        'list of what the room offers the others, so a room can rearrange its inner files, and a ' +
+        'reader sees at one glance what crosses the wall. src/contract/ is the exception, for the ' +
+        'reason given in the rule above. The Worker and the app at the root of src/ enter rooms ' +
+        'the same way.',
+      from: { path: '^src/([^/]+)/' },
+      to: {
+        path: '^src/[^/]+/',
+        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/contract/'],
+      },
+    },
+    {
+      name: 'the-worker-enters-rooms-through-their-faces',
+      severity: 'error',
+      comment:
+        'The Worker (src/index.ts), the app (src/app.ts) and the shared modules at the root of ' +
+        'src/ import a room only through its face, for the reason of the rule above.',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/[^/]+/', pathNot: ['^src/[^/]+/index\\.ts$', '^src/contract/'] },
     },
     {
       name: 'testing-faces-serve-only-tests-and-the-bench',
