@@ -151,11 +151,14 @@ module.exports = {
         'src/<room>/index.ts, or its second face src/<room>/testing.ts: the names only tests and ' +
         'the bench need (an inner class to drive, a limit to reach, a storage key to corrupt), ' +
         'listed in one file so that a room can rearrange its inner files without breaking them, ' +
-        'and so that what the tests lean on is visible. src/contract/ is the exception: each of ' +
-        'its files is an entry of its own (the package exports ./publish-rpc; Node scripts load ' +
-        'routes.ts and wire.ts directly). src/export-safety/vocabulary.json is a face too: the ' +
-        "vocabulary as data, read by the check, the Java client (from its jar), the docs' tables " +
-        'and the hostile generator alike.',
+        'and so that what the tests lean on is visible. src/contract/ is the exception, by design: ' +
+        'it has no inner files, each of its files is a face of its own. The package exports ' +
+        './publish-rpc by its file; Node scripts load routes.ts and wire.ts directly (Node strips ' +
+        'their types, and a face of extensionless re-exports it could not load); and the client ' +
+        'imports wire.ts, routes.ts and publication-id.ts but never version.ts, which brings ' +
+        'package.json along, so one index.ts would carry the version into the client. ' +
+        'src/export-safety/vocabulary.json is a face too: the vocabulary as data, read by the ' +
+        "check, the Java client (from its jar), the docs' tables and the hostile generator alike.",
       from: { path: '^(scripts|test|web)/' },
       to: {
         path: '^src/[^/]+/',
@@ -173,9 +176,8 @@ module.exports = {
         'Inside src/, a room imports another room only through its face, src/<room>/index.ts, as ' +
         "code outside src/ does; a room's own files import each other freely. The face is the " +
         'list of what the room offers the others, so a room can rearrange its inner files, and a ' +
-        'reader sees at one glance what crosses the wall. src/contract/ is the exception, for the ' +
-        'reason given in the rule above. The Worker and the app at the root of src/ enter rooms ' +
-        'the same way.',
+        'reader sees at one glance what crosses the wall. src/contract/, whose files are each a ' +
+        'face, is the exception, for the reason given in the rule above.',
       from: { path: '^src/([^/]+)/' },
       to: {
         path: '^src/[^/]+/',
