@@ -92,7 +92,7 @@ describe('the layering check', () => {
       text:
         "import { serve } from './exports'\nimport { tag } from './exports/tag'\n" +
         'export default () => serve() + tag\n',
-      errors: ['the-worker-enters-rooms-through-their-faces: src/index.ts → src/exports/tag.ts'],
+      errors: ['rooms-meet-at-their-faces: src/index.ts → src/exports/tag.ts'],
     },
     {
       who: "a bench script importing a room's inner file",
