@@ -1,8 +1,8 @@
 /**
  * The rooms of src/ (its folders) and which way data flows between them (README "Layout",
  * docs/architecture.md). Each room knows only the rooms below it, so no two rooms import each
- * other, directly or through a third; code outside src/ (scripts/, test/, web/) enters a room only
- * through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
+ * other, directly or through a third; a room enters another only through its face (index.ts), and
+ * code outside src/ (scripts/, test/, web/) through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
  * the first red build.
  * @type {import('dependency-cruiser').IConfiguration}
  */
@@ -53,11 +53,12 @@ module.exports = {
       severity: 'error',
       comment:
         'The request log knows no route, limiter or ID rule: the rooms note their facts on the ' +
-        'context. It imports Hono, the failure types and the Env type, nothing else of src/.',
+        "context. It imports Hono, the failure types (the http room's face) and the Env type, " +
+        'nothing else of src/.',
       from: { path: '^src/observability/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/observability/', '^src/http/errors\\.ts$', '^src/config\\.ts$'],
+        pathNot: ['^src/observability/', '^src/http/index\\.ts$', '^src/config\\.ts$'],
       },
     },
     {
@@ -150,11 +151,14 @@ module.exports = {
         'src/<room>/index.ts, or its second face src/<room>/testing.ts: the names only tests and ' +
         'the bench need (an inner class to drive, a limit to reach, a storage key to corrupt), ' +
         'listed in one file so that a room can rearrange its inner files without breaking them, ' +
-        'and so that what the tests lean on is visible. src/contract/ is the exception: each of ' +
-        'its files is an entry of its own (the package exports ./publish-rpc; Node scripts load ' +
-        'routes.ts and wire.ts directly). src/export-safety/vocabulary.json is a face too: the ' +
-        "vocabulary as data, read by the check, the Java client (from its jar), the docs' tables " +
-        'and the hostile generator alike.',
+        'and so that what the tests lean on is visible. src/contract/ is the exception, by design: ' +
+        'it has no inner files, each of its files is a face of its own. The package exports ' +
+        './publish-rpc by its file; Node scripts load routes.ts and wire.ts directly (Node strips ' +
+        'their types, and a face of extensionless re-exports it could not load); and the client ' +
+        'imports wire.ts, routes.ts and publication-id.ts but never version.ts, which brings ' +
+        'package.json along, so one index.ts would carry the version into the client. ' +
+        'src/export-safety/vocabulary.json is a face too: the vocabulary as data, read by the ' +
+        "check, the Java client (from its jar), the docs' tables and the hostile generator alike.",
       from: { path: '^(scripts|test|web)/' },
       to: {
         path: '^src/[^/]+/',
@@ -163,6 +167,23 @@ module.exports = {
           '^src/contract/',
           '^src/export-safety/vocabulary\\.json$',
         ],
+      },
+    },
+    {
+      name: 'rooms-meet-at-their-faces',
+      severity: 'error',
+      comment:
+        'Inside src/, a room imports another room only through its face, src/<room>/index.ts, as ' +
+        "code outside src/ does; a room's own files import each other freely. So do the Worker, " +
+        'the app and the shared modules at the root of src/. The face is the list of what the ' +
+        'room offers the others, so a room can rearrange its inner files, and a reader sees at ' +
+        'one glance what crosses the wall. src/contract/, whose files are each a face, is the ' +
+        'exception, for the reason given in the rule above.',
+      // $1 is the importing room; a module at the root of src/ has none.
+      from: { path: '^src/(?:([^/]+)/|[^/]+\\.ts$)' },
+      to: {
+        path: '^src/[^/]+/',
+        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/contract/'],
       },
     },
     {

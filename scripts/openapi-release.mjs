@@ -10,23 +10,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
-import { build } from 'esbuild'
 import { format, resolveConfig } from 'prettier'
+import { importBundled } from './lib/import-bundled.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** The document as the Worker serves it, built from src/openapi/ as wrangler builds the Worker. */
 async function builtDocument() {
-  const result = await build({
-    entryPoints: [join(root, 'src/openapi/document.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    logLevel: 'warning',
-  })
-  const code = result.outputFiles[0].text
-  const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
+  const module = await importBundled(join(root, 'src/openapi/document.ts'))
   return module.OPENAPI_DOCUMENT
 }
 

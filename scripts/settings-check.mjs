@@ -1,12 +1,11 @@
 /**
  * The settings check `npm start` and `npm run deploy` run before anything starts: the vars as
  * wrangler would hand them to the Worker, read by the product's own parsers (src/settings/, the
- * one list of them). The settings room is bundled with esbuild as wrangler bundles the Worker,
- * since Node cannot load src/ as it is (extensionless imports).
+ * one list of them), bundled for Node (scripts/lib/import-bundled.mjs).
  */
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { importBundled } from './lib/import-bundled.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -31,18 +30,7 @@ export async function resolvedVars({ environment = '', dev = false, given = {} }
 
 /** What the product's parsers say of `vars`: one message per setting that cannot work. */
 export async function settingProblems(vars) {
-  const result = await build({
-    entryPoints: [join(root, 'src/settings/index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    logLevel: 'warning',
-  })
-  const code = result.outputFiles[0].text
-  const settings = await import(
-    `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
-  )
+  const settings = await importBundled(join(root, 'src/settings/index.ts'))
   return settings.settingProblems(stringsOnly(vars))
 }
 

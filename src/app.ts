@@ -12,13 +12,11 @@ import { getPathNoStrict } from 'hono/utils/url'
 import { rateLimitFlushSeconds, type Env } from './config'
 import { EDITOR_API_PATH, OPENAPI_PATH, PAGE_PATH, SERVER_API_PATH } from './contract/routes'
 import { announceDeprecations } from './deprecation'
-import { serverApi } from './exports/server-api'
-import { contentEncoding } from './http/content-encoding'
-import { publicCors } from './http/cors'
-import { errorResponse, failureOf, ServiceFailure } from './http/errors'
+import { serverApi } from './exports'
+import { contentEncoding, errorResponse, failureOf, publicCors, ServiceFailure } from './http'
 import { observe, routeEvent } from './observability'
 import { serveOpenApi } from './openapi'
-import { editorApi } from './publish/editor-api'
+import { editorApi } from './publish'
 import {
   clientKeyOf,
   missSettings,

@@ -5,9 +5,9 @@ import { env } from 'cloudflare:workers'
 import { createApp } from './app'
 import type { Env } from './config'
 import { deprecatedUses } from './deprecation'
-import { defaultTag } from './exports/tag'
+import { defaultTag } from './exports'
 import { exemptNetworks } from './rate-limit'
-import { withSimulatedKvLag } from './storage/simulated-kv-lag'
+import { withSimulatedKvLag } from './storage'
 
 // A setting that cannot work stops the Worker at startup (and `wrangler deploy`), with the
 // setting's name in the message, instead of answering every request with a 500.
@@ -22,5 +22,5 @@ export default {
     app.fetch(request, withSimulatedKvLag(env), ctx),
 } satisfies ExportedHandler<Env>
 export { PrefixRateLimiter } from './rate-limit'
-export { IdAllocator } from './ids/id-allocator'
-export { PublishService } from './publish/entrypoint'
+export { IdAllocator } from './ids'
+export { PublishService } from './publish'

@@ -4,12 +4,11 @@
  * (which state of an ID is 404, 410 or 503) belongs to the read path; the allocator only says
  * what it knows.
  */
-import { ServiceFailure, type Failure } from '../http/errors'
-import { LOOKUP_TIMEOUT_MS, lookupId } from '../ids/allocator-client'
-import type { CopyPart, GraceCopy, IdState } from '../ids/protocol'
+import { ServiceFailure, type Failure } from '../http'
+import { LOOKUP_TIMEOUT_MS, lookupId, type CopyPart, type GraceCopy, type IdState } from '../ids'
 import { withTimeout } from '../timeout'
 import type { Env } from '../config'
-import type { StoredExport } from '../storage/export-store'
+import type { StoredExport } from '../storage'
 
 /** Retry-After of a live ID that this location's KV does not show yet. */
 export const NOT_VISIBLE_RETRY_AFTER_SECONDS = 5

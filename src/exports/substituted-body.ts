@@ -12,13 +12,10 @@
  *   256 KiB substituted per response in flight, whatever the tag (`streamReadBytes`).
  * Streams that are not byte streams (tests' hand-made ones) are read as they come.
  */
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 import { logIncident } from '../observability'
-import { concatBytes } from '../substitution/bytes'
-import { largeChunks } from '../storage/large-chunks'
-import type { ExportMetadata } from '../storage/export-metadata'
-import type { StoredExport } from '../storage/export-store'
-import { MalformedExportError, PLACEHOLDER, type Substitution } from '../substitution'
+import { largeChunks, type ExportMetadata, type StoredExport } from '../storage'
+import { concatBytes, MalformedExportError, PLACEHOLDER, type Substitution } from '../substitution'
 import { substitutionFor } from './substitution-for-export'
 import { ValueMismatchError } from './value-mismatch'
 

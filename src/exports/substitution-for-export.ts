@@ -4,7 +4,7 @@
  * placeholder), else the placeholder splicer.
  */
 import { PLACEHOLDER, substitution, type Substitution } from '../substitution'
-import type { PlaceholderCount } from '../storage/export-store'
+import type { PlaceholderCount } from '../storage'
 
 /** Options of `substitutionFor`. */
 export interface SubstitutionOptions {

@@ -12,4 +12,4 @@ export {
   WHOLE_READ_MAX_BYTES,
 } from './substituted-body'
 export { substitutionFor } from './substitution-for-export'
-export { defaultTag, sanitizeTag } from './tag'
+export { sanitizeTag } from './tag'

@@ -9,7 +9,7 @@
  * that tells 404 from 410 (src/exports/grace-copy-read.ts decides what the reader is told).
  */
 import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '../config'
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
 import { COPY_CHUNK_BYTES } from './grace-copies'

@@ -13,7 +13,7 @@
  * streamed over the grace deadline) would end early, so copies being read are kept until the
  * read ends, beyond `drop_at` if need be (never beyond the export's lifetime of minutes).
  */
-import { isExportMetadata, type ExportMetadata } from '../storage/export-metadata'
+import { isExportMetadata, type ExportMetadata } from '../storage'
 import type { GraceCopyStart } from './protocol'
 
 /** Bytes per stored chunk: under Durable Object SQLite's 2 MB limit on one value. */

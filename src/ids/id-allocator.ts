@@ -19,8 +19,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../config'
-import type { ExportMetadata } from '../storage/export-metadata'
-import { largeChunks } from '../storage/large-chunks'
+import { largeChunks, type ExportMetadata } from '../storage'
 import { COPY_CHUNK_BYTES, GraceCopies } from './grace-copies'
 import { idAt, locateId, randomBelow, shardSize, type IdSpace } from './id-space'
 import type { ShardCount } from './id-space-status'

@@ -3,7 +3,7 @@
  * that tell the read path what a shard knows of an ID. Types only, so that the Worker's side
  * (allocator-client.ts, src/exports/) needs nothing of the Durable Object's module.
  */
-import type { ExportMetadata } from '../storage/export-metadata'
+import type { ExportMetadata } from '../storage'
 import type { IdSpace } from './id-space'
 
 /** What publishing hands the shard with the ID: the copy's metadata and its first chunk. */

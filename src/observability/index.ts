@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
-import { failureOf, type Failure } from '../http/errors'
+import { failureOf, type Failure } from '../http'
 import { clientHash } from './client-hash'
 import { describeCause, logIncident, logRequest, type RequestLine } from './log'
 import { recordMetrics } from './metrics'

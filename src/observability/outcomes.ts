@@ -8,7 +8,7 @@
  * more than the public code: `not_found` is `unknown_id` or `route_not_found`, `unavailable` is
  * `storage_failed` or `allocator_failed`.
  */
-import type { Failure } from '../http/errors'
+import type { Failure } from '../http'
 
 /** The endpoint a request was for. `publish` is also the event of an RPC publish. */
 export type RequestEvent = 'retrieve' | 'publish' | 'status' | 'openapi' | 'page' | 'other'

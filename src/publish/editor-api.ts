@@ -7,11 +7,11 @@
  */
 import { Hono } from 'hono'
 import type { Env } from '../config'
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 import { EDITOR_EXPORTS_METHODS, EDITOR_STATUS_METHODS, MAX_EXPORT_BYTES } from '../contract/wire'
 import { EDITOR_EXPORTS_ROUTE, EDITOR_STATUS_ROUTE, exportLocation } from '../contract/routes'
 import { note, routeEvent } from '../observability'
-import { idSpaceStatus } from '../ids/allocator-client'
+import { idSpaceStatus } from '../ids'
 import { requirePublishToken } from './editor-auth'
 import { publish } from './publish'
 import { isJsonContentType, readBodyWithin } from './request-body'

@@ -8,7 +8,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 
 // RFC 6750 section 2.1, the scheme name case-insensitive per RFC 9110 section 11.1.
 const BEARER = /^Bearer +(\S+) *$/i

@@ -4,7 +4,7 @@
  */
 import { WorkerEntrypoint } from 'cloudflare:workers'
 import type { Env } from '../config'
-import { failureOf, toPublicError } from '../http/errors'
+import { failureOf, toPublicError } from '../http'
 import { publish } from './publish'
 import type {
   ExportDocumentInput,

@@ -7,7 +7,7 @@
  */
 import { exportPolicy, type Env } from '../config'
 import { findUnsafeExport } from '../export-safety'
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 
 /** Throws `unsafe_export` when the policy asks for display models and `document` is not one. */
 export function enforceExportPolicy(env: Env, document: Uint8Array): void {

@@ -8,11 +8,11 @@
  * know the ID, the shard that a missing KV entry sends every read to has the export.
  */
 import { exportTtlSeconds, publishGraceSeconds, type Env } from '../config'
-import { exportMetadata, putExport } from '../storage/export-store'
-import { ServiceFailure } from '../http/errors'
+import { exportMetadata, putExport } from '../storage'
+import { ServiceFailure } from '../http'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
-import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids/allocator-client'
+import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids'
 import { enforceExportPolicy } from './export-policy'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'

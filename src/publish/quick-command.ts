@@ -3,7 +3,7 @@
  * <id>` unless the user set a prefix of their own. It is text for copying; the HTTP interface does
  * not depend on it.
  */
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 
 /** The prefix used when the user set none. */
 export const DEFAULT_QUICK_COMMAND_PREFIX = 'model spawn'

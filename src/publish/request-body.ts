@@ -8,7 +8,7 @@
  * and copying them costs a chunk of garbage per chunk, which at 25 MiB grew the isolate by
  * about as much as the body again before the collector ran.
  */
-import { ServiceFailure } from '../http/errors'
+import { ServiceFailure } from '../http'
 
 const DECIMAL = /^[0-9]+$/
 /** First size of the buffer of a body sent without a Content-Length. */

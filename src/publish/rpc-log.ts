@@ -4,7 +4,7 @@
  * editor API would have answered and `RPC` as its method.
  */
 import type { Env } from '../config'
-import { toPublicError, type Failure } from '../http/errors'
+import { toPublicError, type Failure } from '../http'
 import {
   describeFailure,
   logRequest,

@@ -18,8 +18,8 @@ import {
   type JsonKind,
   type TopLevelObserver,
 } from '../json'
-import type { PlaceholderCount } from '../storage/export-store'
-import { ServiceFailure } from '../http/errors'
+import type { PlaceholderCount } from '../storage'
+import { ServiceFailure } from '../http'
 import { MAX_EXPORT_BYTES, MAX_NESTING_DEPTH } from '../contract/wire'
 
 /** The member of the root object that must hold an object (docs/api.md#the-body). */

@@ -26,7 +26,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
-import { failureOf, ServiceFailure, type Failure } from '../http/errors'
+import { failureOf, ServiceFailure, type Failure } from '../http'
 import { logIncident, note, type LimiterVerdict, type MissPenalty } from '../observability'
 import { withTimeout } from '../timeout'
 import { CLIENT_IP_HEADER, prefixKey, widePrefixKey } from './client-key'

@@ -15,10 +15,10 @@ import {
   rateLimitFlushSeconds,
   type Env,
 } from '../config'
-import { deprecatedUses } from '../deprecation/settings'
-import { defaultTag } from '../exports/tag'
-import { exemptNetworks, missSettings, rateLimitRules } from '../rate-limit/rules'
-import { simulatedKvLagSeconds } from '../storage/simulated-kv-lag'
+import { deprecatedUses } from '../deprecation'
+import { defaultTag } from '../exports'
+import { exemptNetworks, missSettings, rateLimitRules } from '../rate-limit'
+import { simulatedKvLagSeconds } from '../storage'
 
 /** One parser of the product and the settings it reads; it throws when one of them cannot work. */
 export interface SettingReader {

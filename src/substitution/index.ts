@@ -6,13 +6,14 @@
  * placeholder splicer finds them all without following the JSON structure; a document with a
  * placeholder spelled with `\uHHHH` escapes goes through the tag walker, which follows it. Which
  * one a stored export needs is the caller's to say (src/exports/ reads it from what publishing
- * recorded).
+ * recorded). The byte helper `concatBytes` is the read path's too.
  */
 import { PlaceholderSplicer } from './splicer'
 import type { SubstitutionOptions } from './spans'
 import { TagWalker } from './tag-walker'
 
 export { MalformedExportError, PLACEHOLDER } from '../json'
+export { concatBytes } from './bytes'
 export type { SubstitutionOptions } from './spans'
 
 /** Bytes in, bytes out; `replaced` counts the placeholders substituted so far. */

@@ -14,6 +14,7 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../../src/storage/testing'
+import { BODY_HEADERS } from '../support/body-headers'
 import { callWithEnv, storeExport } from '../support/helpers'
 import { published } from '../support/publishing'
 import GOLDEN from './golden-answers.json'
@@ -24,12 +25,7 @@ const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root","x"],"project_id":"p-1"
 
 /** Response headers a caller reads (docs/api.md), lower case as `Headers` lists them. */
 const READ_HEADERS = [
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'vary',
-  'cache-control',
-  'x-content-type-options',
+  ...BODY_HEADERS,
   'x-export-expires-in',
   'retry-after',
   'x-ratelimit-limit',

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtureExport, publishExport } from './editor-publish'
 import { startLocalService, type LocalService } from './local-service'
+import { BODY_HEADERS } from '../support/body-headers'
 import { largeExport, PLACEHOLDER } from '../support/large-export'
 
 const LAG_SECONDS = 8
@@ -14,12 +15,7 @@ const GRACE_SECONDS = 4
 const FIXTURE_NAMES = ['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays']
 /** Headers a read from the copy and a read from KV share (the rate limit's moving values aside). */
 const SAME_HEADERS = [
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'vary',
-  'cache-control',
-  'x-content-type-options',
+  ...BODY_HEADERS,
   'access-control-allow-origin',
   'access-control-expose-headers',
   'x-ratelimit-limit',

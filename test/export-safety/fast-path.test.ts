@@ -1,12 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  CommandCheck,
-  UnsafeContent,
-  PART_KEYS,
-  type PartType,
-} from '../../src/export-safety/testing'
+import { CommandCheck, PART_KEYS, type PartType } from '../../src/export-safety/testing'
 import { PLACEHOLDER } from '../support/fixtures'
+import { frameRefusal } from '../support/frame-refusal'
 
 /**
  * The fast path (`isPlainDataMerge`: an editor's `data merge` accepted where it sits in the
@@ -72,17 +68,6 @@ const textCommandArb = fc
       `data merge entity @e[type=${type},tag=${PLACEHOLDER}_0] {${key}:{components:{${name}:${word}},${name}:[{${name}:1b}]}}`,
   )
 
-/** The full grammar's verdict: null when accepted, else the refusal's reason. */
-function fullVerdict(check: CommandCheck, command: string): string | null {
-  try {
-    check.check(command, 'frame')
-    return null
-  } catch (error) {
-    if (error instanceof UnsafeContent) return error.reason
-    throw error
-  }
-}
-
 describe('the fast path of data merge', () => {
   it('accepts only what the full grammar accepts', () => {
     let fast = 0
@@ -91,7 +76,7 @@ describe('the fast path of data merge', () => {
       fc.property(fc.oneof(commandArb, textCommandArb), (command) => {
         const check = new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER)
         const spelled = JSON.stringify(command)
-        const verdict = fullVerdict(new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER), command)
+        const verdict = frameRefusal(new CommandCheck(new Set(OWN_TAGS), PLACEHOLDER), command)
         if (verdict !== null) refused++
         if (check.isPlainDataMerge(spelled, 1, spelled.length - 1)) {
           fast++

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { CommandCheck, UnsafeContent } from '../../src/export-safety/testing'
+import { CommandCheck } from '../../src/export-safety/testing'
 import { PLACEHOLDER } from '../support/fixtures'
+import { frameRefusal } from '../support/frame-refusal'
 
 /**
  * The selector verdicts a check keeps (selector-cache.ts: looked up by a hash of the selector's
@@ -33,16 +34,6 @@ function collidingTags(): [string, string] {
   }
 }
 
-function refusal(check: CommandCheck, command: string): string | null {
-  try {
-    check.check(command, 'frame')
-    return null
-  } catch (error) {
-    if (error instanceof UnsafeContent) return error.reason
-    throw error
-  }
-}
-
 /** A frame command as the document spells it, for the fast path. */
 function fastPath(check: CommandCheck, command: string): boolean {
   const spelled = JSON.stringify(command)
@@ -60,16 +51,16 @@ describe('the selector verdicts a check keeps', () => {
 
   it('refuse a selector that shares a kept one’s hash but targets no part of the model', () => {
     const check = new CommandCheck(new Set([kept]), PLACEHOLDER)
-    expect(refusal(check, commandOf(kept))).toBeNull()
+    expect(frameRefusal(check, commandOf(kept))).toBeNull()
     expect(fastPath(check, commandOf(kept))).toBe(true)
     expect(fastPath(check, commandOf(sharing))).toBe(false)
-    expect(refusal(check, commandOf(sharing))).toBe('selector')
+    expect(frameRefusal(check, commandOf(sharing))).toBe('selector')
   })
 
   it('accept both selectors of a hash when both target the model', () => {
     const check = new CommandCheck(new Set([kept, sharing]), PLACEHOLDER)
     for (const tag of [kept, sharing, kept, sharing]) {
-      expect(refusal(check, commandOf(tag))).toBeNull()
+      expect(frameRefusal(check, commandOf(tag))).toBeNull()
       expect(fastPath(check, commandOf(tag))).toBe(true)
     }
   })
@@ -80,9 +71,9 @@ describe('the selector verdicts a check keeps', () => {
     const own = 't\\\\0'
     const other = 't\\0'
     const check = new CommandCheck(new Set([own]), '')
-    expect(refusal(check, commandOf(own))).toBeNull()
+    expect(frameRefusal(check, commandOf(own))).toBeNull()
     expect(JSON.stringify(commandOf(other))).toContain(selectorOf(own))
     expect(fastPath(check, commandOf(other))).toBe(false)
-    expect(refusal(check, commandOf(other))).toBe('selector')
+    expect(frameRefusal(check, commandOf(other))).toBe('selector')
   })
 })

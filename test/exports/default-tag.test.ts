@@ -1,7 +1,7 @@
 /** The `DEFAULT_TAG` setting: the tag of a request without one, checked like a tag. */
 import { reset } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defaultTag } from '../../src/exports/testing'
+import { defaultTag } from '../../src/exports'
 import { callWithEnv, storeExport } from '../support/helpers'
 
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_0"]}}'

@@ -6,11 +6,11 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { IdAllocator } from '../../src/ids'
 import {
   COPY_WRITE_TIMEOUT_MS,
   COPY_CHUNK_BYTES,
   GRACE_COPIES_SCHEMA,
-  type IdAllocator,
   idSpace,
   locateId,
   shardName,

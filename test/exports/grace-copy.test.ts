@@ -6,16 +6,11 @@
 import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { concatBytes } from '../../src/substitution/testing'
+import { concatBytes } from '../../src/substitution'
 import { WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
 import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
-import {
-  COPY_CHUNK_BYTES,
-  type IdAllocator,
-  idSpace,
-  locateId,
-  shardName,
-} from '../../src/ids/testing'
+import type { IdAllocator } from '../../src/ids'
+import { COPY_CHUNK_BYTES, idSpace, locateId, shardName } from '../../src/ids/testing'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { callWithEnv, WAIT_FOR } from '../support/helpers'
 import { errorOf, published } from '../support/publishing'

@@ -8,7 +8,8 @@ import {
   WHOLE_READ_MAX_BYTES,
   substitutionFor,
 } from '../../src/exports/testing'
-import { exportKey, substitutedLength } from '../../src/storage/testing'
+import { substitutedLength } from '../../src/storage'
+import { exportKey } from '../../src/storage/testing'
 import { validateExport } from '../../src/publish/testing'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'

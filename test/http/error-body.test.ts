@@ -2,7 +2,7 @@
  * The error body's two forms, and its messages as plain text whatever the input they quote.
  */
 import { describe, expect, it } from 'vitest'
-import { errorResponse, toPublicError, type Failure } from '../../src/http/testing'
+import { errorResponse, toPublicError, type Failure } from '../../src/http'
 
 /** Every control, format (bidirectional, zero-width) and separator character a message may meet. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u

@@ -2,14 +2,8 @@ import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../../src/storage/testing'
-import {
-  type IdAllocator,
-  idAt,
-  idSpace,
-  shardName,
-  shardSize,
-  type IdSpace,
-} from '../../src/ids/testing'
+import type { IdAllocator } from '../../src/ids'
+import { idAt, idSpace, shardName, shardSize, type IdSpace } from '../../src/ids/testing'
 import { callWithEnv } from '../support/helpers'
 import { errorOf, published, publishWith, type Published } from '../support/publishing'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceFailure } from '../../src/http/testing'
+import { ServiceFailure } from '../../src/http'
 import { quickCommand, quickCommandPrefix } from '../../src/publish/testing'
 
 const commandFor = (prefix: string | null) => quickCommand(quickCommandPrefix(prefix), '482913')

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ServiceFailure } from '../../src/http/testing'
+import { ServiceFailure } from '../../src/http'
 import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
 import { validateExport } from '../../src/publish/testing'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from '../support/json-arbitraries'

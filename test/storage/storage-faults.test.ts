@@ -7,12 +7,8 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  READ_STALL_TIMEOUT_MS,
-  type ExportMetadata,
-  exportKey,
-  KV_WRITE_TIMEOUT_MS,
-} from '../../src/storage/testing'
+import type { ExportMetadata } from '../../src/storage'
+import { READ_STALL_TIMEOUT_MS, exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/storage/testing'
 import {
   allocatorWith,
   call,

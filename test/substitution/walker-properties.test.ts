@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ExportMetadata, substitutedLength } from '../../src/storage/testing'
+import { type ExportMetadata, substitutedLength } from '../../src/storage'
 import { documentArb } from '../support/json-arbitraries'
 import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
 import { PlaceholderSplicer, TagWalker } from '../../src/substitution/testing'

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import worker from '../../src/index'
-import { exportMetadata, putExport } from '../../src/storage/testing'
+import { exportMetadata, putExport } from '../../src/storage'
 import { validateExport } from '../../src/publish/testing'
 
 export const BASE = 'http://service.test'

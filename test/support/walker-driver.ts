@@ -1,6 +1,7 @@
-import { concatBytes, TagWalker, PlaceholderSplicer } from '../../src/substitution/testing'
+import { concatBytes } from '../../src/substitution'
+import { TagWalker, PlaceholderSplicer } from '../../src/substitution/testing'
 import { JsonScanner } from '../../src/json/index'
-import type { PlaceholderCount } from '../../src/storage/testing'
+import type { PlaceholderCount } from '../../src/storage'
 import type { Substitution } from '../../src/substitution'
 
 /** Concatenation of byte arrays. */

@@ -6,19 +6,16 @@
  * once at simulated time `now`, spread over the isolates, and answers their statuses.
  */
 import { build } from 'esbuild'
-import { existsSync } from 'node:fs'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
-import { WORKER_BUILD_OPTIONS } from '../lib/workerd-setup.mjs'
+import { inMemoryStorage, WORKER_BUILD_OPTIONS } from '../lib/workerd-setup.mjs'
 
 /** Isolates of the Worker: requests go to them in turn, as to the machines of a location. */
 export const ISOLATES = Number(process.env.HARVEST_ISOLATES ?? 4)
 /** workerd evicts a Durable Object after 10 s without events (src/config.ts says the same). */
 export const EVICT_IDLE_MS = 10_000
-/** A tmpfs, for Miniflare's storage. */
-const IN_MEMORY_TMP = '/dev/shm'
 /** The editor token of the section's Worker. */
 const PUBLISH_TOKEN = 'harvest-token'
 
@@ -128,22 +125,6 @@ export async function startService({ root, buildDir, vars, log }) {
       return post(`${urls[0]}/publish`, { now, count, token: PUBLISH_TOKEN, exportBody })
     },
     dispose: () => mf.dispose(),
-  }
-}
-
-/**
- * `create()` with Miniflare's storage on the tmpfs where the machine has one: on this machine's
- * shared disk each new SQLite database (an object's first request) takes 15-25 ms, a cost no
- * production object pays (run.mjs does the same for the other sections).
- */
-function inMemoryStorage(create) {
-  const before = process.env.TMPDIR
-  if (existsSync(IN_MEMORY_TMP)) process.env.TMPDIR = IN_MEMORY_TMP
-  try {
-    return create()
-  } finally {
-    if (before === undefined) delete process.env.TMPDIR
-    else process.env.TMPDIR = before
   }
 }
 

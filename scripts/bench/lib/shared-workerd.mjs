@@ -12,11 +12,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { loadWithCpu, workerdPids } from './load.mjs'
-import { printWarningsAndErrors } from './workerd-setup.mjs'
+import { IN_MEMORY_TMP, inMemoryStorage, printWarningsAndErrors } from './workerd-setup.mjs'
 import { compatibilityDate } from './wrangler-toml.mjs'
 
-/** A tmpfs, for Miniflare's storage (`inMemoryStorage`). */
-const IN_MEMORY_TMP = '/dev/shm'
 /** The Workers bundled for every run (lib/workers/), beside the service itself. */
 export const SHARED_WORKER_FILES = [
   new URL('./workers/baseline-worker.ts', import.meta.url),
@@ -133,22 +131,4 @@ function sharedWorkers(d, bench) {
       }),
     ),
   ]
-}
-
-/**
- * `create()`, with Miniflare's storage (the Durable Objects' SQLite files, KV) in memory where the
- * machine has a tmpfs: Miniflare keeps it under the system's temp folder, and on this machine's
- * disk, shared with other tenants, each new SQLite database (a limiter object's first request)
- * took 15-25 ms, a cost of the machine that no production object pays and that hid the request
- * path under it. Miniflare removes the folder when disposed.
- */
-function inMemoryStorage(create) {
-  const before = process.env.TMPDIR
-  if (existsSync(IN_MEMORY_TMP)) process.env.TMPDIR = IN_MEMORY_TMP
-  try {
-    return create()
-  } finally {
-    if (before === undefined) delete process.env.TMPDIR
-    else process.env.TMPDIR = before
-  }
 }

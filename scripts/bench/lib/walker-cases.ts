@@ -18,7 +18,8 @@
  * The physical limit, `copy`: the same bytes copied into a fresh buffer, nothing substituted.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
-import { concatBytes, PlaceholderSplicer, TagWalker } from '../../../src/substitution/testing'
+import { concatBytes } from '../../../src/substitution'
+import { PlaceholderSplicer, TagWalker } from '../../../src/substitution/testing'
 import { substitutionFor } from '../../../src/exports/testing'
 import { PLACEHOLDER } from '../../../src/json'
 import { substituteTag } from '../../../test/support/substitute-tag'

@@ -5,7 +5,8 @@
  * is a constant 404, OPTIONS a constant 204. `/too-many` is a constant 429 and `POST /kv-put`
  * stores the body under a new key: the baselines of a refusal and of a publish.
  */
-import { type ExportMetadata, exportKey } from '../../../../src/storage/testing'
+import type { ExportMetadata } from '../../../../src/storage'
+import { exportKey } from '../../../../src/storage/testing'
 import { SERVER_API_PATH } from '../../../../src/contract/routes'
 import { RETRY_AFTER_HEADER } from '../../../../src/contract/wire'
 

@@ -20,9 +20,9 @@ import {
   type WindowRule,
 } from '../../../../src/rate-limit/testing'
 import { rateLimitRules } from '../../../../src/rate-limit/index'
-import { allocateId, releaseId } from '../../../../src/ids/testing'
+import { allocateId, releaseId } from '../../../../src/ids'
 
-export { IdAllocator } from '../../../../src/ids/testing'
+export { IdAllocator } from '../../../../src/ids'
 export { PrefixRateLimiter } from '../../../../src/rate-limit/index'
 
 interface ProbeEnv extends Env {
