@@ -8,7 +8,7 @@
 import { findUnsafeExport } from './check.js'
 import type { UnsafeExport } from './refusal.js'
 
-export { findUnsafeExport } from './check.js'
+export { findUnsafeExport, startExportCheck, type ExportCheckPass } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
 /** SNBT read whole by the check's own parser, for readers that draw a model (the try-it page). */
 export { readSnbtTree, type SnbtValue } from './snbt-tree.js'

@@ -20,4 +20,3 @@ export {
 } from './readers/index'
 export { jsonTextMatches, textFacts, type TextFacts } from './typed-tree'
 export { KEY_TYPES } from './types'
-export { JsonBytes } from './json-bytes'
