@@ -202,7 +202,11 @@ export class ExportReading implements JsonObserver {
     }
     const pending = this.pendingMember
     if (pending !== null) {
-      pending.parent.members.set(pending.name, { type: 'string', start: pending.start, end: offset })
+      pending.parent.members.set(pending.name, {
+        type: 'string',
+        start: pending.start,
+        end: offset,
+      })
       this.pendingMember = null
       return
     }
@@ -269,7 +273,13 @@ export class ExportReading implements JsonObserver {
     }
     read.records.delete(name)
     if (LISTS.includes(name) && kind === 'array') {
-      this.levels.push({ kind: 'list', parent: read, name, start: offset, first: this.offsets.count })
+      this.levels.push({
+        kind: 'list',
+        parent: read,
+        name,
+        start: offset,
+        first: this.offsets.count,
+      })
       return true
     }
     if (kind === 'string') {

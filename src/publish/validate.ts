@@ -96,8 +96,7 @@ class TopLevelShape implements JsonObserver {
     if (this.depth === 1 && isName(this.document, nameStart, nameEnd, CONTENT)) {
       this.content = { kind, offset }
     }
-    const watch =
-      this.alongsideWatches && this.alongside!.member(nameStart, nameEnd, kind, offset)
+    const watch = this.alongsideWatches && this.alongside!.member(nameStart, nameEnd, kind, offset)
     return this.watched(kind, watch)
   }
 
