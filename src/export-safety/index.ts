@@ -2,7 +2,9 @@
  * The display-model vocabulary: what an export may ask a server to run. An export is a display
  * model (display entities, the commands that move them, the sounds they play), and anything a
  * server would run that is not part of one is refused (docs/export-safety.md). Pure: bytes or
- * text in, a verdict out; the publish path, the TypeScript client and the tests all use it.
+ * text in, a verdict out, JSON bytes read with the service's one JSON reader (src/json/, in the
+ * publish validator's own pass at publish: `startExportCheck`); the publish path, the
+ * TypeScript client and the tests all use it.
  * Relative imports end in `.js`, as the client's do, since the client re-exports this room.
  */
 import { findUnsafeExport } from './check.js'

@@ -5,9 +5,10 @@
  * no string and no tree; it holds a bracket stack of one bit per level.
  *
  * Two grammars (grammar.ts) and one string scan:
- * - `strict` (publishing): RFC 8259 whole, strict UTF-8 in strings, no raw control characters, a
- *   depth limit, and an observer told what the root value and the root object's members are.
- *   It accepts exactly what `JSON.parse` of the decoded text accepts.
+ * - `strict` (publishing, and the display-model check): RFC 8259 whole, strict UTF-8 in strings,
+ *   no raw control characters, a depth limit, and an observer told where the values it watches
+ *   start and end (`JsonObserver`). It accepts exactly what `JSON.parse` of the decoded text
+ *   accepts.
  * - `structure` (the read path, under the tag walker): brackets, strings and escapes only, the
  *   root an object. Trade-off accepted: numbers, literals, commas, colons, control characters
  *   and UTF-8 go unchecked, as publishing checked them; this only has to stop a value cut short

@@ -7,7 +7,8 @@
  *
  * One pass of the JSON scanner (strict grammar) over the bytes decides all of it and counts the
  * placeholders for the metadata, building no string and no object tree: memory stays the body
- * itself plus a bit per nesting level, whatever the document's shape. The verdict is the one
+ * itself plus a bit per nesting level, whatever the document's shape. The display-model check
+ * reads in the same pass, as an observer alongside. The verdict is the one
  * `JSON.parse` of the decoded text and the `content` rule would give
  * (test/publish/validate-properties.test.ts holds the two side by side).
  */
