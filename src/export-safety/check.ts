@@ -310,7 +310,6 @@ class KeyframeStream implements JsonObserver {
   private framePath = ''
   private frameStart = 0
   private mark = 0
-  private pendingSlot = -1
 
   constructor(
     json: JsonStrings,
@@ -352,18 +351,11 @@ class KeyframeStream implements JsonObserver {
   }
 
   element(kind: JsonKind, offset: number): boolean {
-    const slot = this.offsets.push(offset)
-    if (kind !== 'string') return false
-    this.pendingSlot = slot
-    return true
+    return this.offsets.element(kind, offset)
   }
 
   end(offset: number): void {
-    if (this.pendingSlot >= 0) {
-      this.offsets.endAt(this.pendingSlot, offset)
-      this.pendingSlot = -1
-      return
-    }
+    if (this.offsets.stringEnd(offset)) return
     if (this.depth === 3) {
       const frame: JsonNode = {
         type: 'array',

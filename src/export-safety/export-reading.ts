@@ -59,9 +59,14 @@ const KEYFRAME_RECORD_BUDGET = 1 << 16
 export class Offsets {
   private store = new Uint32Array(1024)
   count = 0
+  /** The slot of the end of the string element being read; -1 when none is. */
+  private pending = -1
 
-  /** Appends an element starting (and, until `endAt`, ending) at `offset`; returns its end's slot. */
-  push(offset: number): number {
+  /**
+   * An element of a list read by elements begins at `offset` (an observer's `element`): kept,
+   * and watched when a string, whose end `stringEnd` takes.
+   */
+  element(kind: JsonKind, offset: number): boolean {
     if (this.count + 2 > this.store.length) {
       const larger = new Uint32Array(this.store.length * 2)
       larger.set(this.store)
@@ -69,11 +74,17 @@ export class Offsets {
     }
     this.store[this.count++] = offset
     this.store[this.count++] = offset
-    return this.count - 1
+    if (kind !== 'string') return false
+    this.pending = this.count - 1
+    return true
   }
 
-  endAt(slot: number, offset: number): void {
-    this.store[slot] = offset
+  /** Takes `offset` as the end of the string element being read; false when none is. */
+  stringEnd(offset: number): boolean {
+    if (this.pending < 0) return false
+    this.store[this.pending] = offset
+    this.pending = -1
+    return true
   }
 
   /** The elements pushed since index `first`, as a view. */
@@ -132,8 +143,7 @@ export class ExportReading implements JsonObserver {
   readonly offsets = new Offsets()
   private readonly strings: JsonStrings
   private readonly levels: Level[] = []
-  /** The slot of the watched string's end: an element's, or -1 for a member's (`pendingMember`). */
-  private pendingSlot = -1
+  /** The member whose string is being read. */
   private pendingMember: { parent: CheckedObject; name: string; start: number } | null = null
 
   constructor(strings: JsonStrings) {
@@ -188,18 +198,11 @@ export class ExportReading implements JsonObserver {
   }
 
   element(kind: JsonKind, offset: number): boolean {
-    const slot = this.offsets.push(offset)
-    if (kind !== 'string') return false
-    this.pendingSlot = slot
-    return true
+    return this.offsets.element(kind, offset)
   }
 
   end(offset: number): void {
-    if (this.pendingSlot >= 0) {
-      this.offsets.endAt(this.pendingSlot, offset)
-      this.pendingSlot = -1
-      return
-    }
+    if (this.offsets.stringEnd(offset)) return
     const pending = this.pendingMember
     if (pending !== null) {
       pending.parent.members.set(pending.name, {
