@@ -7,6 +7,7 @@
  * TypeScript client and the tests all use it.
  * Relative imports end in `.js`, as the client's do, since the client re-exports this room.
  */
+import { MalformedExportError } from '../json/index.js'
 import { findUnsafeExport } from './check.js'
 import type { UnsafeExport } from './refusal.js'
 
@@ -44,20 +45,20 @@ export function checkExportSafety(
 ): ExportSafety {
   const tag = options.tag ?? null
   if (tag === '') throw new RangeError('The tag an export was fetched with is never empty.')
-  const bytes = toValidatedBytes(json)
-  const unsafe = findUnsafeExport(bytes, tag)
+  let unsafe: UnsafeExport | null
+  try {
+    // The check's pass reads with the strict grammar: it accepts what `JSON.parse` accepts.
+    unsafe = findUnsafeExport(toBytes(json), tag)
+  } catch (error) {
+    if (error instanceof MalformedExportError) throw new SyntaxError(error.message)
+    throw error
+  }
   return unsafe === null ? { safe: true } : { safe: false, ...unsafe }
 }
 
-function toValidatedBytes(json: string | Uint8Array | ArrayBuffer | object): Uint8Array {
-  if (typeof json === 'string') {
-    JSON.parse(json)
-    return new TextEncoder().encode(json)
-  }
-  if (json instanceof ArrayBuffer || json instanceof Uint8Array) {
-    const bytes = json instanceof Uint8Array ? json : new Uint8Array(json)
-    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes))
-    return bytes
-  }
+function toBytes(json: string | Uint8Array | ArrayBuffer | object): Uint8Array {
+  if (typeof json === 'string') return new TextEncoder().encode(json)
+  if (json instanceof Uint8Array) return json
+  if (json instanceof ArrayBuffer) return new Uint8Array(json)
   return new TextEncoder().encode(JSON.stringify(json))
 }

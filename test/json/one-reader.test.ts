@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
-import { findUnsafeExport, startExportCheck } from '../../src/export-safety'
+import { checkExportSafety, findUnsafeExport, startExportCheck } from '../../src/export-safety'
 import {
   JsonScanner,
   JsonStrings,
@@ -226,6 +226,9 @@ describe('validation and the check read in one pass', () => {
       expect(() => validateExport(bytes)).toThrow(failure('invalid_json'))
       expect(() => findUnsafeExport(bytes)).toThrow(MalformedExportError)
       expect(() => validatedAndChecked(bytes)).toThrow(failure('invalid_json'))
+      // The client's check, in a pass of its own, throws as JSON.parse throws.
+      expect(() => checkExportSafety(bytes)).toThrow(SyntaxError)
+      expect(() => checkExportSafety(text)).toThrow(SyntaxError)
     }
     const notUtf8 = new Uint8Array([
       ...encoder.encode('{"content":{"a":"'),
@@ -237,6 +240,7 @@ describe('validation and the check read in one pass', () => {
     ])
     expect(() => validateExport(notUtf8)).toThrow(failure('invalid_json'))
     expect(() => findUnsafeExport(notUtf8)).toThrow(MalformedExportError)
+    expect(() => checkExportSafety(notUtf8)).toThrow(SyntaxError)
   })
 
   it('at the limit the validator holds documents to, and refuse one level more', () => {
