@@ -9,12 +9,6 @@
  * entry point. Relative imports end in `.js` and no enum is used, as the client (which carries
  * the check, and so this room) is checked under `nodenext` and `erasableSyntaxOnly`.
  */
-export {
-  JsonScanner,
-  MalformedExportError,
-  type JsonKind,
-  type JsonObserver,
-  type JsonScannerOptions,
-} from './scanner.js'
+export { JsonScanner, MalformedExportError, type JsonKind, type JsonObserver } from './scanner.js'
 export { JsonStrings } from './strings.js'
 export { escapedUnit, PLACEHOLDER } from './placeholder-bytes.js'
