@@ -104,7 +104,7 @@ module.exports = {
       comment:
         'The published client (package export ./client) carries only itself, the contract ' +
         '(never the version, which would bring package.json along) and the display-model ' +
-        'vocabulary, which it re-exports.',
+        'vocabulary, which it re-exports (and which brings the JSON reader, src/json/, along).',
       from: { path: '^src/client/' },
       to: {
         pathNot: [
@@ -119,9 +119,11 @@ module.exports = {
       severity: 'error',
       comment:
         'The display-model vocabulary is text in, verdict out, shared by the Worker and the ' +
-        'client: it imports nothing of src/ but itself, and nothing of the Workers runtime.',
+        'client: it imports nothing of src/ but itself and the JSON reader (src/json/, through ' +
+        'its face; pure as well, and the one reader of JSON bytes), and nothing of the Workers ' +
+        'runtime.',
       from: { path: '^src/export-safety/' },
-      to: { path: ['^src/(?!export-safety/)', '^cloudflare:', '^node:'] },
+      to: { path: ['^src/(?!export-safety/|json/index\\.ts$)', '^cloudflare:', '^node:'] },
     },
     {
       name: 'openapi-imports-only-the-contract',

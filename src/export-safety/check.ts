@@ -12,10 +12,19 @@
  * member is checked where it stands, repeated ones included (so whichever a reader keeps was
  * checked), and nothing of them is held beyond the frame being checked.
  */
+import { JsonScanner, JsonStrings, type JsonKind, type JsonObserver } from '../json/index.js'
 import { CommandCheck, checkOneLine, type CommandPlace } from './commands.js'
 import { checkPassenger } from './entities.js'
-import { JsonBytes, type JsonNode, type JsonType, type Reading } from './json-bytes.js'
-import { elementPath, memberPath, spellName } from './json-path.js'
+import {
+  CONTENT,
+  DATAPACK,
+  ExportReading,
+  nameLength,
+  type CheckedObject,
+  type JsonNode,
+  type Offsets,
+} from './export-reading.js'
+import { elementPath, memberPath } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
 import { checkPassengerReaders, type GrammarCompound } from './readers/index.js'
 import { forEachCompound } from './snbt.js'
@@ -24,47 +33,12 @@ import {
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
   PLACEHOLDER,
-  fetchedLength,
   placeholderGrowth,
-  visiblePart,
   type PartType,
 } from './vocabulary.js'
 
-/** The root member that holds the export (docs/api.md#the-body). */
-const CONTENT = 'content'
-
-const DATAPACK = 'datapack'
-const STRINGS: Reading = { elements: true }
 /** What `strings` checks in a passengers list. */
 const PASSENGERS = 'passengers'
-const EXTENT: Reading = { extent: true }
-/** The members of `content` that hold strings a plugin runs, or lists of them. */
-const LISTS = ['passengers', 'Passengers', 'hitbox', 'commands']
-/** The checked names of the objects read inside the root and `content`. */
-const INNER_NAMES: Readonly<Record<string, readonly string[]>> = {
-  [CONTENT]: CHECKED_NAMES.content,
-  [DATAPACK]: CHECKED_NAMES.datapack,
-}
-
-/**
- * Numbers kept of keyframes read in the first pass (4 a frame): real models have a few hundred
- * frames; keyframes with more are read again, a frame at a time, when checked.
- */
-const KEYFRAME_RECORD_BUDGET = 1 << 16
-
-/** An object read by `readObject`. */
-interface CheckedObject {
-  /** Its checked members (a repeated one: first place, last value). */
-  members: Map<string, JsonNode>
-  /** Those of them read as checked objects themselves (the last value, when an object). */
-  objects: Map<string, CheckedObject>
-  /** Keyframes read with their parts' offsets (`recordKeyframes`; the last value). */
-  records: Map<string, number[]>
-  /** The first of its member names refused, in document order. */
-  refusal: UnsafeExport | null
-  /** The offset just after it. */
-  end: number
-}
 
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
@@ -72,58 +46,73 @@ interface CheckedObject {
  * tag begins with (the placeholder in the published form; the caller's tag in a fetched one;
  * null: read from the parts' tags, `CommandCheck`). A
  * document that is not of the form `{"content": {...}}` holds nothing a plugin runs: null, once
- * its root names are checked.
+ * its root names are checked. One pass of the JSON scanner reads it; bytes that are not JSON
+ * throw its `MalformedExportError`.
  */
 export function findUnsafeExport(
   document: Uint8Array,
   modelTag: string | null = PLACEHOLDER,
 ): UnsafeExport | null {
-  return new ExportCheck(new JsonBytes(document), modelTag).run()
+  const check = startExportCheck(document, modelTag)
+  new JsonScanner({ grammar: 'strict', observer: check.observer }).scanWhole(document)
+  return check.verdict()
+}
+
+/** The check of one export, read in a scan someone else runs (`startExportCheck`). */
+export interface ExportCheckPass {
+  /** To give the scanner of the document: it gathers what the check reads. */
+  observer: JsonObserver
+  /** The verdict, once the scanner has read the whole document (`findUnsafeExport`'s). */
+  verdict(): UnsafeExport | null
 }
 
 /**
- * The refusal of a member `name` of the object at `parent` unless it is one of `checked` or
- * has nothing to do with them: a name that differs from a checked one only by characters a
- * reader does not see is `member` (`found` the name spelled as in a path, `spellName`); a name longer than `MAX_NAME_CHARS` is `length` at `parent`.
- * With `only`, every name but the checked ones is `member`.
+ * The check of `document`, to run in a scan of it that another reader runs (the publish
+ * validator's): its observer watches what the check reads while the scan validates, so the
+ * bytes are read once. `verdict` only after the scan accepted the whole document.
  */
-function checkName(
-  parent: string,
-  name: string,
-  checked: readonly string[],
-  only = false,
-): UnsafeExport | null {
-  if (checked.includes(name)) return null
-  if (nameLength(name) > MAX_NAME_CHARS) {
-    return unsafeExport(parent, new UnsafeContent('length', String(nameLength(name)), 'name'))
+export function startExportCheck(
+  document: Uint8Array,
+  modelTag: string | null = PLACEHOLDER,
+): ExportCheckPass {
+  const strings = new JsonStrings(document)
+  const reading = new ExportReading(strings)
+  return {
+    observer: reading,
+    verdict: () => new ExportCheck(document, strings, reading, modelTag).run(),
   }
-  if (only || checked.includes(visiblePart(name))) {
-    return unsafeExport(memberPath(parent, name), new UnsafeContent('member', spellName(name)))
-  }
-  return null
 }
 
+/** Thrown inside a scan of keyframes to end it at the first refusal. */
+const STOP = Symbol('stop')
+
 class ExportCheck {
-  private readonly json: JsonBytes
+  private readonly document: Uint8Array
+  private readonly json: JsonStrings
+  private readonly reading: ExportReading
   /** The tags the model's parts carry: what a `data merge` may target. */
   private readonly ownTags = new Set<string>()
   private readonly command: CommandCheck
-  private verdict: UnsafeExport | null = null
   /** Bytes of the passenger strings read so far, as written. */
   private passengerBytes = 0
 
-  constructor(json: JsonBytes, modelTag: string | null) {
+  constructor(
+    document: Uint8Array,
+    json: JsonStrings,
+    reading: ExportReading,
+    modelTag: string | null,
+  ) {
+    this.document = document
     this.json = json
+    this.reading = reading
     this.command = new CommandCheck(this.ownTags, modelTag)
   }
 
   run(): UnsafeExport | null {
-    const json = this.json
-    const root = json.root()
-    if (json.typeAt(root) !== 'object') return null
-    // One pass reads the root, `content` and `datapack`, their names checked on the way; a
+    // The scan read the root, `content` and `datapack`, their names checked on the way; a
     // name's refusal is named in its turn (the root's first, then content's, then datapack's).
-    const document = this.readObject(root, '', CHECKED_NAMES.root, true)
+    const document = this.reading.document
+    if (document === null) return null
     if (document.refusal !== null) return document.refusal
     const content = document.objects.get(CONTENT)
     if (content === undefined) return null
@@ -137,52 +126,6 @@ class ExportCheck {
       this.commands(field('commands'), path('commands'), 'frame') ??
       this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK))
     )
-  }
-
-  /**
-   * Reads the object at `offset` (at `path`) in one pass: every member name checked
-   * (`checkName` against `checked`, the first refusal kept), the checked members kept (a
-   * repeated one at its first place with its last value): `content` and `datapack` read the
-   * same way into `objects` (when they are objects), the lists of `content` by elements.
-   */
-  private readObject(
-    offset: number,
-    path: string,
-    checked: readonly string[],
-    only = false,
-  ): CheckedObject {
-    const json = this.json
-    const read: CheckedObject = {
-      members: new Map(),
-      objects: new Map(),
-      records: new Map(),
-      refusal: null,
-      end: 0,
-    }
-    read.end = json.forEachMember(offset, (name, at) => {
-      if (read.refusal === null) read.refusal = checkName(path, name, checked, only)
-      if (!checked.includes(name)) return json.skip(at)
-      const inner = INNER_NAMES[name]
-      if (inner !== undefined && json.typeAt(at) === 'object') {
-        const object = this.readObject(at, memberPath(path, name), inner)
-        read.objects.set(name, object)
-        read.members.set(name, { type: 'object', start: at, end: object.end })
-        return object.end
-      }
-      read.objects.delete(name)
-      if (CHECKED_NAMES.datapack.includes(name) && json.typeAt(at) === 'object') {
-        const { end, records } = json.recordKeyframes(at, KEYFRAME_RECORD_BUDGET)
-        read.members.set(name, { type: 'object', start: at, end })
-        if (records === null) read.records.delete(name)
-        else read.records.set(name, records)
-        return end
-      }
-      read.records.delete(name)
-      const node = json.read(at, LISTS.includes(name) ? STRINGS : EXTENT)
-      read.members.set(name, node)
-      return node.end
-    })
-    return read
   }
 
   /**
@@ -260,30 +203,31 @@ class ExportCheck {
     return null
   }
 
-  /** `keyframes`, from the offsets the first pass kept: the same checks in the same order. */
+  /** `keyframes`, from the offsets the scan kept: the same checks in the same order. */
   private recordedKeyframes(records: number[], path: string): UnsafeExport | null {
     const json = this.json
+    const offsets = this.reading.offsets
     for (let at = 0; at < records.length;) {
-      const animation = json.string(records[at]!)
-      const animationValue = records[at + 1]!
-      const frames = records[at + 2]!
-      at += 3
-      if (nameLength(animation) > MAX_NAME_CHARS) return this.lengthOfName(path, animation)
+      const animation = json.string(records[at]!, records[at + 1]!)
+      const animationValue = records[at + 2]!
+      const frames = records[at + 3]!
+      at += 4
+      if (nameLength(animation) > MAX_NAME_CHARS) return lengthOfName(path, animation)
       const animationPath = memberPath(path, animation)
-      if (frames < 0) return shape(json.typeAt(animationValue), animationPath)
-      for (let frame = 0; frame < frames; frame++, at += 4) {
-        const name = json.string(records[at]!)
-        if (nameLength(name) > MAX_NAME_CHARS) return this.lengthOfName(animationPath, name)
-        const value = records[at + 1]!
-        const first = records[at + 2]!
+      if (frames < 0) return shape(json.kindAt(animationValue), animationPath)
+      for (let frame = 0; frame < frames; frame++, at += 5) {
+        const name = json.string(records[at]!, records[at + 1]!)
+        if (nameLength(name) > MAX_NAME_CHARS) return lengthOfName(animationPath, name)
+        const value = records[at + 2]!
+        const first = records[at + 3]!
         const node: JsonNode =
           first < 0
-            ? { type: json.typeAt(value), start: value, end: value }
+            ? { type: json.kindAt(value), start: value, end: value }
             : {
                 type: 'array',
                 start: value,
                 end: value,
-                elements: json.elementsAt(first, records[at + 3]!),
+                elements: offsets.at(first, records[at + 4]!),
               }
         const verdict = this.commands(node, memberPath(animationPath, name), 'frame')
         if (verdict !== null) return verdict
@@ -292,41 +236,25 @@ class ExportCheck {
     return null
   }
 
-  private lengthOfName(path: string, name: string): UnsafeExport {
-    return unsafeExport(path, new UnsafeContent('length', String(nameLength(name)), 'name'))
-  }
-
-  /** Animation → frame → commands, streamed: every member where it stands. */
+  /**
+   * Animation → frame → commands, streamed (keyframes too many to keep their offsets): the
+   * scanner passes over them once more, and each frame is checked as it ends, every member where
+   * it stands; nothing is kept beyond the frame being checked.
+   */
   private keyframes(node: JsonNode | undefined, path: string): UnsafeExport | null {
     if (node === undefined) return null
     if (node.type !== 'object') return shape(node.type, path)
-    const json = this.json
-    this.verdict = null
-    json.forEachMember(node.start, (animation, frames) => {
-      if (nameLength(animation) > MAX_NAME_CHARS) return this.stop(path, animation)
-      const animationPath = memberPath(path, animation)
-      const type = json.typeAt(frames)
-      if (type !== 'object') return this.refuse(shape(type, animationPath))
-      return json.forEachMember(frames, (frame, commands) => {
-        if (nameLength(frame) > MAX_NAME_CHARS) return this.stop(animationPath, frame)
-        const mark = json.mark()
-        const read = json.read(commands, STRINGS)
-        const verdict = this.commands(read, memberPath(animationPath, frame), 'frame')
-        json.release(mark)
-        return verdict === null ? read.end : this.refuse(verdict)
-      })
-    })
-    return this.verdict
-  }
-
-  /** The `length` refusal of a member name too long, at its object's `path`. */
-  private stop(path: string, name: string): number {
-    return this.refuse(this.lengthOfName(path, name))
-  }
-
-  private refuse(verdict: UnsafeExport): number {
-    this.verdict = verdict
-    return -1
+    const stream = new KeyframeStream(this.json, this.reading.offsets, path, (frame, framePath) =>
+      this.commands(frame, framePath, 'frame'),
+    )
+    const scanner = new JsonScanner({ grammar: 'strict', observer: stream })
+    scanner.position = node.start
+    try {
+      scanner.scanWhole(this.document.subarray(node.start, node.end))
+    } catch (error) {
+      if (error !== STOP) throw error
+    }
+    return stream.verdict
   }
 
   /**
@@ -345,7 +273,7 @@ class ExportCheck {
     for (let index = 0; index < elements.length / 2; index++) {
       const start = elements[2 * index]!
       const end = elements[2 * index + 1]!
-      const type = json.typeAt(start)
+      const type = json.kindAt(start)
       if (type !== 'string') return shape(type, elementPath(path, index))
       if (what === 'frame' && this.isPlainDataMerge(start, end)) continue
       try {
@@ -360,12 +288,95 @@ class ExportCheck {
   }
 }
 
-/** A member name's length, each placeholder counted as the longest tag it may become. */
-function nameLength(name: string): number {
-  return fetchedLength(name, MAX_NAME_CHARS)
+/** The refusal of a checked field of another JSON type than exports write. */
+function shape(type: JsonKind, path: string): UnsafeExport {
+  return unsafeExport(path, new UnsafeContent('shape', type))
 }
 
-/** The refusal of a checked field of another JSON type than exports write. */
-function shape(type: JsonType, path: string): UnsafeExport {
-  return unsafeExport(path, new UnsafeContent('shape', type))
+/**
+ * Keyframes read by the scanner as a document of their own, each frame handed to `check` as it
+ * ends; the first refusal (a name too long, an animation not an object, a frame's verdict) ends
+ * the scan (`STOP`).
+ */
+class KeyframeStream implements JsonObserver {
+  verdict: UnsafeExport | null = null
+  private readonly json: JsonStrings
+  private readonly offsets: Offsets
+  private readonly path: string
+  private readonly check: (frame: JsonNode, path: string) => UnsafeExport | null
+  /** 1 in the keyframes object, 2 in an animation, 3 in a frame. */
+  private depth = 0
+  private animationPath = ''
+  private framePath = ''
+  private frameStart = 0
+  private mark = 0
+
+  constructor(
+    json: JsonStrings,
+    offsets: Offsets,
+    path: string,
+    check: (frame: JsonNode, path: string) => UnsafeExport | null,
+  ) {
+    this.json = json
+    this.offsets = offsets
+    this.path = path
+    this.check = check
+  }
+
+  root(): boolean {
+    this.depth = 1
+    return true
+  }
+
+  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): boolean {
+    const name = this.json.string(nameStart, nameEnd)
+    if (this.depth === 1) {
+      if (nameLength(name) > MAX_NAME_CHARS) this.stop(lengthOfName(this.path, name))
+      this.animationPath = memberPath(this.path, name)
+      if (kind !== 'object') this.stop(shape(kind, this.animationPath))
+      this.depth = 2
+      return true
+    }
+    if (nameLength(name) > MAX_NAME_CHARS) this.stop(lengthOfName(this.animationPath, name))
+    this.framePath = memberPath(this.animationPath, name)
+    if (kind !== 'array') {
+      const verdict = this.check({ type: kind, start: offset, end: offset }, this.framePath)
+      if (verdict !== null) this.stop(verdict)
+      return false
+    }
+    this.depth = 3
+    this.frameStart = offset
+    this.mark = this.offsets.count
+    return true
+  }
+
+  element(kind: JsonKind, offset: number): boolean {
+    return this.offsets.element(kind, offset)
+  }
+
+  end(offset: number): void {
+    if (this.offsets.stringEnd(offset)) return
+    if (this.depth === 3) {
+      const frame: JsonNode = {
+        type: 'array',
+        start: this.frameStart,
+        end: offset,
+        elements: this.offsets.since(this.mark),
+      }
+      const verdict = this.check(frame, this.framePath)
+      this.offsets.count = this.mark
+      if (verdict !== null) this.stop(verdict)
+    }
+    this.depth--
+  }
+
+  private stop(verdict: UnsafeExport): never {
+    this.verdict = verdict
+    throw STOP
+  }
+}
+
+/** The `length` refusal of a member name too long, at its object's `path`. */
+function lengthOfName(path: string, name: string): UnsafeExport {
+  return unsafeExport(path, new UnsafeContent('length', String(nameLength(name)), 'name'))
 }

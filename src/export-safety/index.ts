@@ -2,13 +2,16 @@
  * The display-model vocabulary: what an export may ask a server to run. An export is a display
  * model (display entities, the commands that move them, the sounds they play), and anything a
  * server would run that is not part of one is refused (docs/export-safety.md). Pure: bytes or
- * text in, a verdict out; the publish path, the TypeScript client and the tests all use it.
+ * text in, a verdict out, JSON bytes read with the service's one JSON reader (src/json/, in the
+ * publish validator's own pass at publish: `startExportCheck`); the publish path, the
+ * TypeScript client and the tests all use it.
  * Relative imports end in `.js`, as the client's do, since the client re-exports this room.
  */
+import { MalformedExportError } from '../json/index.js'
 import { findUnsafeExport } from './check.js'
 import type { UnsafeExport } from './refusal.js'
 
-export { findUnsafeExport } from './check.js'
+export { findUnsafeExport, startExportCheck, type ExportCheckPass } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
 /** SNBT read whole by the check's own parser, for readers that draw a model (the try-it page). */
 export { readSnbtTree, type SnbtValue } from './snbt-tree.js'
@@ -42,20 +45,20 @@ export function checkExportSafety(
 ): ExportSafety {
   const tag = options.tag ?? null
   if (tag === '') throw new RangeError('The tag an export was fetched with is never empty.')
-  const bytes = toValidatedBytes(json)
-  const unsafe = findUnsafeExport(bytes, tag)
+  let unsafe: UnsafeExport | null
+  try {
+    // The check's pass reads with the strict grammar: it accepts what `JSON.parse` accepts.
+    unsafe = findUnsafeExport(toBytes(json), tag)
+  } catch (error) {
+    if (error instanceof MalformedExportError) throw new SyntaxError(error.message)
+    throw error
+  }
   return unsafe === null ? { safe: true } : { safe: false, ...unsafe }
 }
 
-function toValidatedBytes(json: string | Uint8Array | ArrayBuffer | object): Uint8Array {
-  if (typeof json === 'string') {
-    JSON.parse(json)
-    return new TextEncoder().encode(json)
-  }
-  if (json instanceof ArrayBuffer || json instanceof Uint8Array) {
-    const bytes = json instanceof Uint8Array ? json : new Uint8Array(json)
-    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes))
-    return bytes
-  }
+function toBytes(json: string | Uint8Array | ArrayBuffer | object): Uint8Array {
+  if (typeof json === 'string') return new TextEncoder().encode(json)
+  if (json instanceof Uint8Array) return json
+  if (json instanceof ArrayBuffer) return new Uint8Array(json)
   return new TextEncoder().encode(JSON.stringify(json))
 }

@@ -1,9 +1,8 @@
 /**
  * The export-safety room's second face, for test/ and scripts/bench/ only (never imported by src/;
  * dependency-cruiser checks both): the command check, the refusal, the vocabulary's part keys and
- * its file as data, the JSON text reader, the JSON byte reader (held to the scanner's vectors),
- * the plugins' readers and the typed tree, which the room's own code uses and the tests and the
- * bench reach. Why a second face: docs/architecture.md#the-layering-rules.
+ * its file as data, the JSON text reader, the plugins' readers and the typed tree, which the
+ * room's own code uses and the tests and the bench reach. Why a second face: docs/architecture.md#the-layering-rules.
  */
 export { CommandCheck } from './commands'
 export { UnsafeContent } from './refusal'
@@ -20,4 +19,3 @@ export {
 } from './readers/index'
 export { jsonTextMatches, textFacts, type TextFacts } from './typed-tree'
 export { KEY_TYPES } from './types'
-export { JsonBytes } from './json-bytes'

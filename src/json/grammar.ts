@@ -15,53 +15,55 @@
  */
 
 /** Where the scanner is, outside strings. */
-export const enum State {
+export const State = {
   // structure
-  Root,
-  Inside,
-  Closed,
+  Root: 0,
+  Inside: 1,
+  Closed: 2,
   // strict
-  Start,
-  Value,
-  ValueOrClose,
-  Key,
-  KeyOrClose,
-  Colon,
-  After,
-  Minus,
-  Zero,
-  Int,
-  Dot,
-  Frac,
-  Exp,
-  ExpSign,
-  ExpInt,
-  T1,
-  T2,
-  T3,
-  F1,
-  F2,
-  F3,
-  F4,
-  N1,
-  N2,
-  N3,
-  Count,
-}
+  Start: 3,
+  Value: 4,
+  ValueOrClose: 5,
+  Key: 6,
+  KeyOrClose: 7,
+  Colon: 8,
+  After: 9,
+  Minus: 10,
+  Zero: 11,
+  Int: 12,
+  Dot: 13,
+  Frac: 14,
+  Exp: 15,
+  ExpSign: 16,
+  ExpInt: 17,
+  T1: 18,
+  T2: 19,
+  T3: 20,
+  F1: 21,
+  F2: 22,
+  F3: 23,
+  F4: 24,
+  N1: 25,
+  N2: 26,
+  N3: 27,
+  Count: 28,
+} as const
+export type State = number
 
 /** Transitions that are not a plain next state. */
-export const enum Action {
-  First = 64,
-  OpenObject = 64,
-  OpenArray,
-  CloseObject,
-  CloseArray,
-  StringKey,
-  StringValue,
-  Scalar,
-  Comma,
-  Error = 255,
-}
+export const Action = {
+  First: 64,
+  OpenObject: 64,
+  OpenArray: 65,
+  CloseObject: 66,
+  CloseArray: 67,
+  StringKey: 68,
+  StringValue: 69,
+  Scalar: 70,
+  Comma: 71,
+  Error: 255,
+} as const
+export type Action = number
 
 /** The states each grammar starts in and moves to after the scanner's actions. */
 export interface Grammar {

@@ -1,12 +1,14 @@
 /**
- * JSON on bytes: one scanner that follows a document's structure without decoding it, with the
- * strict grammar publishing checks and the structural one the read path checks, and the
- * placeholder it finds in strings, raw or spelled with `\uHHHH` escapes. Pure: bytes in, facts
- * out; the substitution engine (src/substitution/) and the publish validator
- * (src/publish/validate.ts) both use it through this entry point. The display-model check reads
- * JSON with a reader of its own (src/export-safety/json-bytes.ts), which goes back where this
- * scanner streams: held to the same vectors (test/json/two-readers.test.ts), why two in
- * docs/architecture.md#which-reader-reads-what.
+ * JSON on bytes: the one reader of JSON bytes in TypeScript. One scanner follows a document's
+ * structure without decoding it, with the strict grammar publishing checks and the structural
+ * one the read path checks, and finds the placeholder in strings, raw or spelled with `\uHHHH`
+ * escapes; an observer it is given learns where the values it watches start and end, and
+ * `JsonStrings` decodes the strings it delimited. Pure: bytes in, facts out; the substitution
+ * engine (src/substitution/), the publish validator (src/publish/validate.ts) and the
+ * display-model check (src/export-safety/, in the same pass at publish) all read through this
+ * entry point. Relative imports end in `.js` and no enum is used, as the client (which carries
+ * the check, and so this room) is checked under `nodenext` and `erasableSyntaxOnly`.
  */
-export { JsonScanner, MalformedExportError, type JsonKind, type TopLevelObserver } from './scanner'
-export { escapedUnit, PLACEHOLDER } from './placeholder-bytes'
+export { JsonScanner, MalformedExportError, type JsonKind, type JsonObserver } from './scanner.js'
+export { JsonStrings } from './strings.js'
+export { escapedUnit, PLACEHOLDER } from './placeholder-bytes.js'

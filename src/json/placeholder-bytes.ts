@@ -5,22 +5,24 @@
  * decoding and re-encoding would cost more than the scan itself.
  */
 
-/** Bytes the walker looks at; a const enum so that bundles inline them in the hot loops. */
-export const enum Byte {
-  Quote = 0x22,
-  Backslash = 0x5c,
-  OpenBracket = 0x5b,
-  CloseBracket = 0x5d,
-  LowerU = 0x75,
-}
+/** Bytes the walker looks at (constants, not an enum: see index.ts). */
+export const Byte = {
+  Quote: 0x22,
+  Backslash: 0x5c,
+  OpenBracket: 0x5b,
+  CloseBracket: 0x5d,
+  LowerU: 0x75,
+} as const
+export type Byte = number
 
 /** What `matchPlaceholder` returns when it finds no placeholder end. */
-export const enum Match {
+export const Match = {
   /** The bytes at the position do not start a placeholder. */
-  None = -1,
+  None: -1,
   /** The buffer ends before the match is decided: hold the bytes back. */
-  NeedMore = -2,
-}
+  NeedMore: -2,
+} as const
+export type Match = number
 
 /** The placeholder; each of its 16 characters may be written raw or as a `\uHHHH` escape. */
 export const PLACEHOLDER = '[MODELSERVERTAG]'

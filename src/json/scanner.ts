@@ -5,9 +5,10 @@
  * no string and no tree; it holds a bracket stack of one bit per level.
  *
  * Two grammars (grammar.ts) and one string scan:
- * - `strict` (publishing): RFC 8259 whole, strict UTF-8 in strings, no raw control characters, a
- *   depth limit, and an observer told what the root value and the root object's members are.
- *   It accepts exactly what `JSON.parse` of the decoded text accepts.
+ * - `strict` (publishing, and the display-model check): RFC 8259 whole, strict UTF-8 in strings,
+ *   no raw control characters, a depth limit, and an observer told where the values it watches
+ *   start and end (`JsonObserver`). It accepts exactly what `JSON.parse` of the decoded text
+ *   accepts.
  * - `structure` (the read path, under the tag walker): brackets, strings and escapes only, the
  *   root an object. Trade-off accepted: numbers, literals, commas, colons, control characters
  *   and UTF-8 go unchecked, as publishing checked them; this only has to stop a value cut short
@@ -24,8 +25,8 @@ import {
   State,
   TRANSITIONS,
   type Grammar,
-} from './grammar'
-import { UTF8_CUT, UTF8_INVALID, utf8SequenceEnd } from './utf8'
+} from './grammar.js'
+import { UTF8_CUT, UTF8_INVALID, utf8SequenceEnd } from './utf8.js'
 import {
   Byte,
   IS_SHORT_ESCAPE,
@@ -37,7 +38,7 @@ import {
   matchPlaceholder,
   placeholderBefore,
   rawPrefixStart,
-} from './placeholder-bytes'
+} from './placeholder-bytes.js'
 
 /** Why a document was rejected. */
 export type MalformedReason =
@@ -54,26 +55,41 @@ export type MalformedReason =
 /** Thrown (or used to error the stream) when the input is not a complete, well-formed JSON document. */
 export class MalformedExportError extends Error {
   override name = 'MalformedExportError'
+  readonly reason: MalformedReason
+  readonly offset: number
+  /** What is wrong, in words: `unexpected "]", expected a value`. */
+  readonly detail: string
 
-  constructor(
-    readonly reason: MalformedReason,
-    readonly offset: number,
-    /** What is wrong, in words: `unexpected "]", expected a value`. */
-    readonly detail: string = reason,
-  ) {
+  constructor(reason: MalformedReason, offset: number, detail: string = reason) {
     super(`malformed export (${reason}) at byte ${offset}: ${detail}`)
+    this.reason = reason
+    this.offset = offset
+    this.detail = detail
   }
 }
 
 /** What a JSON value is, told by its first byte. */
 export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null'
 
-/** Told where the top-level values start (strict grammar); offsets are absolute. */
-export interface TopLevelObserver {
-  /** The root value begins at `offset`. */
-  root(kind: JsonKind, offset: number): void
-  /** A member of the root object begins: its name at `[nameStart, nameEnd)`, quotes included. */
-  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): void
+/**
+ * Told where the values it watches start and end (strict grammar); offsets are absolute. The
+ * root is always reported; a value's members or elements are reported when it is watched, which
+ * its own report decides by returning true. A watched string or container is also told where
+ * it ends; a number or literal is not. So an observer sees the parts of the document it asks for,
+ * at the cost of a call per value it watches, and the scan stays one pass with no tree.
+ */
+export interface JsonObserver {
+  /** The root value begins at `offset`; true to watch it. */
+  root(kind: JsonKind, offset: number): boolean
+  /**
+   * A member of a watched object begins: its name at `[nameStart, nameEnd)`, quotes included, its
+   * value at `offset`; true to watch the value.
+   */
+  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): boolean
+  /** An element of a watched array begins at `offset`; true to watch it. */
+  element(kind: JsonKind, offset: number): boolean
+  /** The watched string or container reported last ends just before `offset`. */
+  end(offset: number): void
 }
 
 /** Options of `JsonScanner`. */
@@ -82,8 +98,8 @@ export interface JsonScannerOptions {
   grammar?: 'strict' | 'structure'
   /** Deepest nesting of arrays and objects accepted; deeper fails with `too-deep`. */
   maxDepth?: number
-  /** Told about the root value and the root object's members (strict grammar only). */
-  observer?: TopLevelObserver
+  /** Told about the values it watches (strict grammar only). */
+  observer?: JsonObserver
 }
 
 /** In strict mode the string scan also stops at control characters and non-ASCII bytes. */
@@ -107,7 +123,7 @@ export class JsonScanner {
   position = 0
   private readonly grammar: Grammar
   private readonly maxDepth: number
-  private readonly observer: TopLevelObserver | null
+  private readonly observer: JsonObserver | null
   /** Whether the string scan also stops at control and non-ASCII bytes. */
   private readonly strict: boolean
   private readonly stringEvents: Uint8Array
@@ -116,7 +132,15 @@ export class JsonScanner {
   private depth = 0
   /** Bit `d` is set when nesting level `d` is an object, clear when it is an array. */
   private stack = new Uint8Array(INITIAL_STACK_BYTES)
-  /** The name of the root object's member being read: absolute `[keyStart, keyEnd)`; -1 while open. */
+  /**
+   * How many levels of the open containers, from the root, the observer watches (-1 without
+   * one): a value at depth `d` is reported when `d <= watched`. Watched levels are always the
+   * outermost ones, since only a watched value's members and elements are reported.
+   */
+  private watched: number
+  /** Whether the string being read is watched (its end is reported). */
+  private watchedString = false
+  /** The name of the watched object's member being read: absolute `[keyStart, keyEnd)`; -1 while open. */
   private keyStart = 0
   private keyEnd = 0
 
@@ -126,6 +150,7 @@ export class JsonScanner {
     this.state = this.grammar.start
     this.maxDepth = options.maxDepth ?? Infinity
     this.observer = options.observer ?? null
+    this.watched = this.observer === null ? -1 : 0
     this.strict = strict
     this.stringEvents = strict ? IS_STRICT_STRING_EVENT : IS_STRING_EVENT
   }
@@ -163,9 +188,10 @@ export class JsonScanner {
             case Action.OpenObject:
             case Action.OpenArray: {
               const isObject = next === Action.OpenObject
-              if (observer !== null && this.depth <= 1)
-                this.report(isObject ? 'object' : 'array', i)
+              const watch =
+                this.depth <= this.watched && this.report(isObject ? 'object' : 'array', i)
               this.open(isObject, i)
+              if (watch) this.watched = this.depth
               state = isObject ? grammar.afterOpenObject : grammar.afterOpenArray
               continue
             }
@@ -179,18 +205,18 @@ export class JsonScanner {
               state = this.innermostIsObject() ? State.Key : State.Value
               continue
             case Action.Scalar:
-              if (observer !== null && this.depth <= 1) this.report(scalarKind(byte), i)
+              if (this.depth <= this.watched) this.report(scalarKind(byte), i)
               state = SCALAR_STATE[byte]!
               continue
             case Action.StringKey:
-              if (observer !== null && this.depth === 1) {
+              if (this.depth <= this.watched) {
                 this.keyStart = this.position + i
                 this.keyEnd = -1
               }
               state = grammar.afterKey
               break
             case Action.StringValue:
-              if (observer !== null && this.depth <= 1) this.report('string', i)
+              if (this.depth <= this.watched) this.watchedString = this.report('string', i)
               state = this.depth === 0 ? grammar.afterRoot : grammar.afterValue
               break
             default:
@@ -301,6 +327,10 @@ export class JsonScanner {
         inString = false
         i = at + 1
         if (this.keyEnd < 0) this.keyEnd = this.position + i
+        else if (this.watchedString) {
+          this.watchedString = false
+          observer!.end(this.position + i)
+        }
         continue
       }
       if (c === Byte.CloseBracket) {
@@ -390,13 +420,14 @@ export class JsonScanner {
     return end
   }
 
-  /** Tells the observer about the value starting at `at`, at depth 0 or in the root object. */
-  private report(kind: JsonKind, at: number): void {
+  /** Tells the observer about the value starting at `at`, in a watched container or the root. */
+  private report(kind: JsonKind, at: number): boolean {
     const offset = this.position + at
-    if (this.depth === 0) this.observer!.root(kind, offset)
-    else if (this.innermostIsObject()) {
-      this.observer!.member(this.keyStart, this.keyEnd, kind, offset)
+    if (this.depth === 0) return this.observer!.root(kind, offset)
+    if (this.innermostIsObject()) {
+      return this.observer!.member(this.keyStart, this.keyEnd, kind, offset)
     }
+    return this.observer!.element(kind, offset)
   }
 
   private open(isObject: boolean, at: number): void {
@@ -425,6 +456,10 @@ export class JsonScanner {
       this.fail('mismatched-bracket', at, `${bracket} cannot close the ${open} before it`)
     }
     this.depth--
+    if (this.depth < this.watched) {
+      this.watched = this.depth
+      this.observer!.end(this.position + at + 1)
+    }
   }
 
   private innermostIsObject(): boolean {

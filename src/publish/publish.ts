@@ -13,7 +13,7 @@ import { ServiceFailure } from '../http'
 import { logIncident } from '../observability'
 import { TimeoutError } from '../timeout'
 import { allocateId, appendGraceCopy, graceCopyStart, releaseId } from '../ids'
-import { enforceExportPolicy } from './export-policy'
+import { enforceExportPolicy, exportPolicyCheck } from './export-policy'
 import { quickCommand, quickCommandPrefix } from './quick-command'
 import { validateExport } from './validate'
 import type { PublishOptions, PublishResult } from '../contract/publish-rpc'
@@ -24,8 +24,9 @@ export async function publish(
   document: Uint8Array,
   options: PublishOptions = {},
 ): Promise<PublishResult> {
-  const counted = validateExport(document)
-  enforceExportPolicy(env, document)
+  const check = exportPolicyCheck(env, document)
+  const counted = validateExport(document, check?.observer)
+  enforceExportPolicy(check)
   const prefix = quickCommandPrefix(options.quickCommandPrefix)
   const ttlSeconds = exportTtlSeconds(env)
   const publishedAt = Date.now()

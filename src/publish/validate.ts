@@ -7,7 +7,8 @@
  *
  * One pass of the JSON scanner (strict grammar) over the bytes decides all of it and counts the
  * placeholders for the metadata, building no string and no object tree: memory stays the body
- * itself plus a bit per nesting level, whatever the document's shape. The verdict is the one
+ * itself plus a bit per nesting level, whatever the document's shape. The display-model check
+ * reads in the same pass, as an observer alongside. The verdict is the one
  * `JSON.parse` of the decoded text and the `content` rule would give
  * (test/publish/validate-properties.test.ts holds the two side by side).
  */
@@ -16,7 +17,7 @@ import {
   JsonScanner,
   MalformedExportError,
   type JsonKind,
-  type TopLevelObserver,
+  type JsonObserver,
 } from '../json'
 import type { PlaceholderCount } from '../storage'
 import { ServiceFailure } from '../http'
@@ -27,9 +28,14 @@ const CONTENT = 'content'
 
 /**
  * Throws `too_large`, `invalid_json` or `invalid_export` unless the bytes are a publishable
- * export; returns its placeholders, as the metadata records them.
+ * export; returns its placeholders, as the metadata records them. `alongside`: an observer that
+ * reads the document in the same pass (the display-model check's, `startExportCheck`); it must
+ * watch a root object, and is told nothing when the bytes are too large or empty.
  */
-export function validateExport(document: Uint8Array): PlaceholderCount {
+export function validateExport(
+  document: Uint8Array,
+  alongside: JsonObserver | null = null,
+): PlaceholderCount {
   if (document.byteLength > MAX_EXPORT_BYTES) {
     throw new ServiceFailure({ reason: 'too_large', limitBytes: MAX_EXPORT_BYTES })
   }
@@ -40,7 +46,7 @@ export function validateExport(document: Uint8Array): PlaceholderCount {
     const detail = 'the body starts with a byte-order mark (EF BB BF), which JSON does not allow.'
     throw new ServiceFailure({ reason: 'invalid_json', detail })
   }
-  const shape = new TopLevelShape(document)
+  const shape = new TopLevelShape(document, alongside)
   const scanner = new JsonScanner({
     grammar: 'strict',
     maxDepth: MAX_NESTING_DEPTH,
@@ -61,20 +67,58 @@ export function validateExport(document: Uint8Array): PlaceholderCount {
   return { placeholders: scanner.placeholders, placeholderBytes: scanner.placeholderBytes }
 }
 
-/** What the scan saw of the root value and of the root object's `content` member. */
-class TopLevelShape implements TopLevelObserver {
+/**
+ * What the scan saw of the root value and of the root object's `content` member; it passes
+ * every report on to the observer alongside, which watches what it asks for beyond the root's
+ * members.
+ */
+class TopLevelShape implements JsonObserver {
   private rootKind: JsonKind | null = null
   /** The last `content` member, as `JSON.parse` keeps the last of repeated names. */
   private content: { kind: JsonKind; offset: number } | null = null
+  /** Whether the observer alongside watches the root (then it is told all that follows). */
+  private alongsideWatches = false
+  /** Containers watched and open (1: inside the root), and whether a watched string is open. */
+  private depth = 0
+  private inString = false
 
-  constructor(private readonly document: Uint8Array) {}
+  constructor(
+    private readonly document: Uint8Array,
+    private readonly alongside: JsonObserver | null,
+  ) {}
 
-  root(kind: JsonKind): void {
+  root(kind: JsonKind, offset: number): boolean {
     this.rootKind = kind
+    this.alongsideWatches = this.alongside?.root(kind, offset) ?? false
+    return this.watched(kind, kind === 'object' || this.alongsideWatches)
   }
 
-  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): void {
-    if (isName(this.document, nameStart, nameEnd, CONTENT)) this.content = { kind, offset }
+  member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): boolean {
+    if (this.depth === 1 && isName(this.document, nameStart, nameEnd, CONTENT)) {
+      this.content = { kind, offset }
+    }
+    const watch = this.alongsideWatches && this.alongside!.member(nameStart, nameEnd, kind, offset)
+    return this.watched(kind, watch)
+  }
+
+  // Reached only inside values the observer alongside watches.
+  element(kind: JsonKind, offset: number): boolean {
+    return this.watched(kind, this.alongside!.element(kind, offset))
+  }
+
+  end(offset: number): void {
+    if (this.inString) this.inString = false
+    else this.depth--
+    if (this.alongsideWatches) this.alongside!.end(offset)
+  }
+
+  /** Notes that a value of `kind` is watched, when `watch`; returns `watch`. */
+  private watched(kind: JsonKind, watch: boolean): boolean {
+    if (watch) {
+      if (kind === 'string') this.inString = true
+      else if (kind === 'object' || kind === 'array') this.depth++
+    }
+    return watch
   }
 
   /** Throws `invalid_export` unless the document was `{"content": {...}, ...}`. */
