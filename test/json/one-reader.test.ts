@@ -16,7 +16,7 @@ import {
   type JsonKind,
   type JsonObserver,
 } from '../../src/json'
-import { ServiceFailure } from '../../src/http/testing'
+import { ServiceFailure } from '../../src/http'
 import { validateExport } from '../../src/publish/testing'
 import { VECTORS } from '../support/export-safety-vectors'
 import { FIXTURES } from '../support/fixtures'
