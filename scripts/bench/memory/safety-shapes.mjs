@@ -6,8 +6,9 @@
  * - `dataMerges`: 400,000 `data merge` commands in one frame;
  * - `compounds`: one passenger string of a million tiny compounds (19 MB: refused, over the
  *   2 MiB passenger strings may hold; `REFUSED_SHAPES`);
- * - `deepNesting`: `data merge` commands whose value is nested as deep as SNBT may go (64
- *   levels), repeated to 25 MiB.
+ * - `deepNesting`: `data merge` commands whose `CustomName` is SNBT text components nested as
+ *   deep as SNBT may go (64 levels with the command's compound), repeated to 25 MiB. A value of
+ *   another type (a list of lists in `response`) is refused as `type` since values are typed.
  */
 const P = '[MODELSERVERTAG]'
 const MiB = 1024 * 1024
@@ -40,9 +41,10 @@ export function compounds(count = 1_000_000) {
 }
 
 export function deepNesting() {
-  const value = `${'['.repeat(63)}1${']'.repeat(63)}`
+  // The command's compound, then a compound with a list inside 31 times, then one more: 64.
+  const value = `${'{text:"a",extra:['.repeat(31)}{text:"b"}${']}'.repeat(31)}`
   const command = JSON.stringify(
-    `data merge entity @e[type=interaction,tag=${P}] {response:${value}}`,
+    `data merge entity @e[type=interaction,tag=${P}] {CustomName:${value}}`,
   )
   const perFrame = 1000
   const frames = []
