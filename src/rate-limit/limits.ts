@@ -152,7 +152,11 @@ function withinBudget(
 }
 
 /** Whether the prefix is penalized or has spent its budget in the current window. */
-function strained(prefix: MissState | undefined, settings: MissSettings, now: number): boolean {
+export function strained(
+  prefix: MissState | undefined,
+  settings: MissSettings,
+  now: number,
+): boolean {
   return penaltyEnd(prefix, now) !== 0 || missesInWindow(prefix, now) >= settings.prefix.budget
 }
 

@@ -14,7 +14,8 @@
  *   (a watch); once it finds nothing it is set to the earliest time a stored record lapses.
  * - That alarm deletes what has lapsed, and everything at once (`deleteAll`) when nothing stored
  *   is needed any more: no record outlives its windows and its miss penalty.
- * - A change that starts a miss penalty is never held: a penalty must outlive an eviction.
+ * - A change that starts a miss penalty is never held: a penalty must outlive an eviction. Nor is
+ *   a request of a client of a penalized (or spent) network: its record is what lets it through.
  */
 
 /** What the object knows of one record's storage. */
@@ -45,8 +46,12 @@ export function loaded(storedForgetAt: number): RecordStorage {
   return { ...UNSTORED, storedForgetAt }
 }
 
-/** What changed in a record: a request admitted, a miss counted, a miss that started a penalty. */
-export type Change = 'request' | 'miss' | 'breach'
+/**
+ * What changed in a record: a request admitted, a miss counted, a miss that started a penalty,
+ * or a request of a client served through its network's strain (`kept`), which must outlive an
+ * eviction like a penalty: it is what makes the client known (rate-limiter.ts).
+ */
+export type Change = 'request' | 'miss' | 'breach' | 'kept'
 
 /** What to do to storage for one record, and its storage state once done. */
 export interface RecordPlan {
@@ -69,12 +74,16 @@ export function planChange(
   alarmAt: number | null,
   flushMs: number,
 ): RecordPlan {
+  const request = change === 'request' || change === 'kept'
   const changed = {
     ...storage,
-    unwrittenRequests: storage.unwrittenRequests + (change === 'request' ? 1 : 0),
-    unwrittenMisses: storage.unwrittenMisses + (change === 'request' ? 0 : 1),
+    unwrittenRequests: storage.unwrittenRequests + (request ? 1 : 0),
+    unwrittenMisses: storage.unwrittenMisses + (request ? 0 : 1),
   }
-  const held = change !== 'breach' && changed.unwrittenRequests <= 1 && changed.unwrittenMisses <= 1
+  const held =
+    (change === 'request' || change === 'miss') &&
+    changed.unwrittenRequests <= 1 &&
+    changed.unwrittenMisses <= 1
   if (changed.dirty || held) return { write: false, setAlarm: undefined, storage: changed }
   const dirty = { ...changed, dirty: true }
   if (alarmAt !== null && alarmAt <= now + flushMs) {
