@@ -259,11 +259,13 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     let wrote = false
     let deletes: string[] = []
     for (const [key, entry] of this.records) {
-      const step = alarmStep(entry.storage, entry.forgetAt, now)
+      const step = alarmStep(entry.storage, entry.forgetAt, now, this.flushMs)
       if (step === 'forget' || step === 'unstore') {
         if (entry.storage.storedForgetAt !== 0) deletes.push(key)
         if (step === 'forget' && !this.keptInMemory(key, entry, now)) this.records.delete(key)
-        else entry.storage = { ...entry.storage, storedForgetAt: 0 }
+        else entry.storage = { ...entry.storage, storedForgetAt: 0, dirty: false }
+      } else if (step === 'settle') {
+        entry.storage = { ...entry.storage, dirty: false }
       } else if (step === 'write') {
         this.write(key, entry, now)
         wrote = true

@@ -13,7 +13,8 @@
  *   many requests. While the alarm keeps finding something to write it comes back each interval
  *   (a watch); once it finds nothing it is set to the earliest time a stored record lapses.
  * - That alarm deletes what has lapsed, and everything at once (`deleteAll`) when nothing stored
- *   is needed any more: no record outlives its windows and its miss penalty.
+ *   is needed any more: no record outlives its windows and its miss penalty. It does not write a
+ *   record that lapses before the next interval.
  * - A change that starts a miss penalty is never held: a penalty must outlive an eviction. Nor is
  *   a request of a client of a penalized (or spent) network: its record is what lets it through.
  */
@@ -103,17 +104,26 @@ export function writtenAt(now: number, forgetAt: number): RecordStorage {
 }
 
 /** What the alarm does to one record at `now`. */
-export type AlarmStep = 'forget' | 'write' | 'unstore' | 'keep'
+export type AlarmStep = 'forget' | 'write' | 'unstore' | 'settle' | 'keep'
 
 /**
  * The alarm's step for a record that lapses at `forgetAt`: forget a lapsed one (memory and
  * storage), write a dirty one, delete a stored version that lapsed while memory holds a newer
- * one not yet written, keep the rest.
+ * one not yet written, keep the rest. A dirty record that lapses before the next flush is not
+ * written (`settle`: memory keeps it, no longer due to be written): the write would be deleted
+ * within the interval, and an eviction meanwhile loses no more than one interval's counts, the
+ * loss bound any record has. It saves a busy client's last write and the watch's last alarm.
  */
-export function alarmStep(storage: RecordStorage, forgetAt: number, now: number): AlarmStep {
+export function alarmStep(
+  storage: RecordStorage,
+  forgetAt: number,
+  now: number,
+  flushMs: number,
+): AlarmStep {
   if (forgetAt <= now) return 'forget'
-  if (storage.dirty) return 'write'
+  if (storage.dirty && forgetAt > now + flushMs) return 'write'
   if (storage.storedForgetAt !== 0 && storage.storedForgetAt <= now) return 'unstore'
+  if (storage.dirty) return 'settle'
   return 'keep'
 }
 
