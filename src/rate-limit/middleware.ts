@@ -37,6 +37,7 @@ import type { ExemptNetworks } from './exempt-networks'
 import type { LimitPolicy } from './limits'
 import type { MissSettings } from './misses'
 import { AnsweredAdmissions } from './answered'
+import { KnownClients } from './known-clients'
 import type { AnsweredAdmission, MissReport, WideAnswer } from './rate-limiter'
 import { RefusalMemory, type ClientPlace } from './refusal-memory'
 import { clientKeyOf, setAdmission } from './request-context'
@@ -96,6 +97,7 @@ interface Policy {
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
   const answered = new AnsweredAdmissions()
+  const known = new KnownClients()
   // Parsed once per settings object rather than per request; settings that do not parse are
   // not remembered, so each request fails on them.
   const policies = new WeakMap<Env, Policy>()
@@ -116,7 +118,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     const place = placeOf(c, policy)
     let verdict = refusals.recall(place, rules, Date.now())
     if (verdict === null) {
-      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix))
+      const vouched = known.vouches(place.key, Date.now())
+      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix), vouched)
       setAdmission(
         c,
         deciding.then((v) => v !== null && v.admitted),
@@ -136,7 +139,9 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     // The one place a refusal becomes the answer, whatever the route did meanwhile.
     if (!verdict.admitted) throw refusal(rules, verdict)
     const { reservedAt } = verdict
-    if (reservedAt === undefined || !isMiss(c)) {
+    const missed = isMiss(c)
+    known.answered(place.key, missed, Date.now(), longestWindowMs(rules))
+    if (reservedAt === undefined || !missed) {
       setAll(c.res.headers, rateLimitHeaders(rules, verdict))
       const { key: clientKey, exempt } = place
       if (reservedAt !== undefined) answered.add(place.prefix, { clientKey, reservedAt, exempt })
@@ -273,13 +278,18 @@ async function askLimiter(
   place: ClientPlace,
   policy: Policy,
   answered: AnsweredAdmission[],
+  vouched: boolean,
 ): Promise<RateVerdict | null> {
   try {
     const hit = env.RATE_LIMITER.getByName(place.prefix).hit(
       place.key,
       policy.limits,
       policy.flushSeconds,
-      answered.length === 0 ? { exempt: place.exempt } : { exempt: place.exempt, answered },
+      {
+        exempt: place.exempt,
+        ...(answered.length === 0 ? {} : { answered }),
+        ...(vouched ? { vouched } : {}),
+      },
     )
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
@@ -323,6 +333,11 @@ function levelLength(key: string, level: 'client' | 'prefix' | 'wide'): MissPena
   if (level === 'wide') return ipv6 ? '::/32' : '/16'
   if (level === 'prefix') return ipv6 ? '/48' : '/24'
   return ipv6 ? '/64' : '/32'
+}
+
+/** The longest window of the rules (ms): how long an isolate remembers a client it answered. */
+function longestWindowMs(rules: readonly WindowRule[]): number {
+  return Math.max(...rules.map((rule) => rule.periodSeconds)) * 1000
 }
 
 function setAll(target: Headers, values: Record<string, string>): void {

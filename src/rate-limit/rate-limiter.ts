@@ -98,6 +98,11 @@ export interface RequestStanding {
    * miss: their reservations are given back at once instead of lapsing (in-flight.ts).
    */
   answered?: AnsweredAdmission[]
+  /**
+   * The calling isolate answered the client lately, mostly with exports (known-clients.ts): if
+   * this object holds no record of it, it is a clean neighbour, not a stranger.
+   */
+  vouched?: boolean
 }
 
 /** An admission answered with anything but a miss: whose, and its `reservedAt`. */
@@ -175,6 +180,7 @@ export class PrefixRateLimiter extends DurableObject<Env> {
       widePenaltyUntil: this.widePenaltyUntil,
       clientInFlight: this.reservations.inFlight(key, now),
       prefixInFlight: this.reservations.inFlight(PREFIX_RECORD_KEY, now),
+      vouched: standing.vouched === true,
       ...(lapsed === undefined ? {} : { lapsedClient: lapsed }),
     })
     if (client !== null) {

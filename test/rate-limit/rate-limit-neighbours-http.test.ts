@@ -175,6 +175,23 @@ describe('a clean client of a penalized network', () => {
     expect((await get(server, LIVE)).status).toBe(200)
   })
 
+  it('is served when it asks less often than its object is evicted, as the isolates know it', async () => {
+    await storeExport(LIVE, DOC)
+    const server = '192.0.26.50'
+    // Each request a lone one, forgotten by the object's eviction before the next.
+    for (let i = 0; i < 3; i++) {
+      expect((await get(server, LIVE)).status).toBe(200)
+      await evict('192.0.26.0/24')
+    }
+    await penalize('192.0.26')
+    await evict('192.0.26.0/24')
+    expect((await get(server, LIVE)).status).toBe(200)
+    // Another isolate, which never answered it, now finds it in the object's storage.
+    await evict('192.0.26.0/24')
+    expect((await getElsewhere(createApp(), server, LIVE)).status).toBe(200)
+    expect(await answer(await getElsewhere(createApp(), '192.0.26.99', LIVE))).toBe('429 network')
+  })
+
   it('is refused through a penalty when it was never seen before it', async () => {
     await storeExport(LIVE, DOC)
     await penalize('192.0.22')
