@@ -10,7 +10,8 @@
  * request pays the longer of the two waits instead of their sum. A refusal is answered here
  * only, once the route has stopped: the route learns only that it was not admitted. A client
  * this isolate already knows is refused (refusal-memory.ts) is refused before the route starts
- * anything.
+ * anything. The isolate also notes how it answered each client (known-clients.ts), and vouches
+ * in its calls for those that mostly found exports, whom an object may have forgotten.
  *
  * Misses (misses.ts): once a request is admitted and the route found that no export is here
  * (404, 410, 400 `invalid_id`), the client's wide prefix's object counts the miss before it is
@@ -126,13 +127,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
       )
       await next()
       verdict = await deciding
-      if (verdict === null) {
-        note(c, { limiter: 'failed_closed' })
-        throw new ServiceFailure({
-          reason: 'limiter_unavailable',
-          retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
-        })
-      }
+      if (verdict === null) throw failedClosed(c)
       if (!verdict.admitted) refusals.remember(place, rules, verdict)
     }
     note(c, limiterNotes(verdict, place.key))
@@ -150,11 +145,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     const wide = await askWide(c.env, place, policy)
     if (wide === null) {
       answered.add(place.prefix, { clientKey: place.key, reservedAt, exempt: place.exempt })
-      note(c, { limiter: 'failed_closed' })
-      throw new ServiceFailure({
-        reason: 'limiter_unavailable',
-        retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
-      })
+      throw failedClosed(c)
     }
     if (wide.penaltyUntil !== 0 && place.wide !== null) {
       refusals.rememberPenalty(place.wide, wide.penaltyUntil)
@@ -168,6 +159,15 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     }
     setAll(c.res.headers, rateLimitHeaders(rules, verdict))
   }
+}
+
+/** The answer to a request the limiter gave no verdict on, noted on the request's log line. */
+function failedClosed(c: Context): ServiceFailure {
+  note(c, { limiter: 'failed_closed' })
+  return new ServiceFailure({
+    reason: 'limiter_unavailable',
+    retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
+  })
 }
 
 /** Where the request's client stands: its key, its prefixes, whether its network is exempt. */

@@ -192,6 +192,18 @@ describe('a clean client of a penalized network', () => {
     expect(await answer(await getElsewhere(createApp(), '192.0.26.99', LIVE))).toBe('429 network')
   })
 
+  it('is not vouched for by an isolate that saw it guess, once its object forgot it', async () => {
+    await storeExport(LIVE, DOC)
+    const guesser = '192.0.27.50'
+    for (const id of [LIVE, UNKNOWN, UNKNOWN]) {
+      expect((await get(guesser, id)).status).toBe(id === LIVE ? 200 : 404)
+      await evict('192.0.27.0/24')
+    }
+    await penalize('192.0.27')
+    await evict('192.0.27.0/24')
+    expect(await answer(await get(guesser, LIVE))).toBe('429 network')
+  })
+
   it('is refused through a penalty when it was never seen before it', async () => {
     await storeExport(LIVE, DOC)
     await penalize('192.0.22')
