@@ -119,8 +119,8 @@ export interface MissContext extends RequestStanding {
   /** When the client's wide prefix is penalized until, as its object just said (ms); 0: not. */
   widePenaltyUntil?: number
   /**
-   * The request was not answered as a miss after all (its wide prefix refused it, or could not
-   * answer): its reservation is given back and nothing is counted.
+   * The request was not answered as a miss after all (its wide prefix refused it): its
+   * reservation is given back, the wide prefix's penalty learnt, and nothing is counted.
    */
   refused?: boolean
 }
