@@ -13,8 +13,8 @@ import type { InFlight } from './limits'
 
 /**
  * How long an admitted request holds its reservation: longer than the longest way from an
- * admission to its miss report (the KV read's 3 s, the allocator's 2 s, then the two reports'
- * 2 s each, middleware.ts), so that every miss is either reported or still reserved, and short
+ * admission to its miss report (the KV read's 3 s, the allocator's 2 s, the wide prefix's
+ * answer's 1 s, then the report's 2 s, middleware.ts), so that every miss is either reported or still reserved, and short
  * enough that a client's hits free their reservations well within its short window.
  */
 export const RESERVATION_SECONDS = 10

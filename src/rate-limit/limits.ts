@@ -72,6 +72,11 @@ export interface AdmissionContext {
    * network's penalty is not taken for a stranger.
    */
   lapsedClient?: ClientRecord
+  /**
+   * An isolate that answered the client lately vouches that it was clean there: without a
+   * record here (the object forgot it), it is taken for a clean client, not a stranger.
+   */
+  vouched?: boolean
 }
 
 const NOTHING_IN_FLIGHT: InFlight = { count: 0, firstLapseAt: 0 }
@@ -117,7 +122,14 @@ function missRefusal(
   const through =
     !exempt &&
     strained(prefix, settings, now) &&
-    throughPenalty(client ?? context.lapsedClient, prefix, settings, now, prefixInFlight)
+    throughPenalty(
+      client ?? context.lapsedClient,
+      context.vouched === true,
+      prefix,
+      settings,
+      now,
+      prefixInFlight,
+    )
   const penalties: [MissLevel, number][] = [['client', penaltyEnd(client?.misses, now)]]
   if (!exempt) {
     const wide = context.widePenaltyUntil ?? 0
@@ -152,25 +164,31 @@ function withinBudget(
 }
 
 /** Whether the prefix is penalized or has spent its budget in the current window. */
-function strained(prefix: MissState | undefined, settings: MissSettings, now: number): boolean {
+export function strained(
+  prefix: MissState | undefined,
+  settings: MissSettings,
+  now: number,
+): boolean {
   return penaltyEnd(prefix, now) !== 0 || missesInWindow(prefix, now) >= settings.prefix.budget
 }
 
 /**
  * Whether a client is let through its prefix's penalty, or past its spent budget: it is clean
- * (below), and the clean clients of the prefix have missed, with the prefix's requests in
- * flight, no more than one client's budget since the prefix's last breach. A stranger (no
- * record) is never clean: it cannot become known while refused, so a penalty cannot be waited
- * out with fresh addresses.
+ * (below), or has no record here and an isolate that answered it lately vouches for it, and the
+ * clean clients of the prefix have missed, with the prefix's requests in flight, no more than
+ * one client's budget since the prefix's last breach. A stranger (no record, nobody vouching) is
+ * never clean: it cannot become known while refused, so a penalty cannot be waited out with
+ * fresh addresses.
  */
 function throughPenalty(
   client: ClientRecord | undefined,
+  vouched: boolean,
   prefix: MissState | undefined,
   settings: MissSettings,
   now: number,
   inFlight: InFlight,
 ): boolean {
-  if (client === undefined || !isClean(client, now)) return false
+  if (client === undefined ? !vouched : !isClean(client, now)) return false
   return (prefix?.missesInPenalty ?? 0) + inFlight.count <= settings.client.budget
 }
 

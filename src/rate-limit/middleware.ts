@@ -10,19 +10,23 @@
  * request pays the longer of the two waits instead of their sum. A refusal is answered here
  * only, once the route has stopped: the route learns only that it was not admitted. A client
  * this isolate already knows is refused (refusal-memory.ts) is refused before the route starts
- * anything.
+ * anything. The isolate also notes how it answered each client (known-clients.ts), and vouches
+ * in its calls for those that mostly found exports, whom an object may have forgotten.
  *
- * Misses (misses.ts): once a request is admitted and answered that no export is here (404, 410,
- * 400 `invalid_id`), the miss is counted after the response is out: in the client's wide
- * prefix's object, then in its own prefix's object, which takes it in place of the reservation
- * the admission made (docs/rate-limits.md#bursts) and learns the wide prefix's penalty. A hit
- * costs nothing more: its reservation is given back with this isolate's next call to the same
- * object (answered.ts). A penalty a report brings back is remembered in the isolate too.
+ * Misses (misses.ts): once a request is admitted and the route found that no export is here
+ * (404, 410, 400 `invalid_id`), the client's wide prefix's object counts the miss before it is
+ * answered, and refuses it (429) while the wide prefix is penalized: the many networks of a block
+ * cannot all be answered past its budget at once. After the response, the client's own prefix's
+ * object counts it in place of the reservation the admission made (docs/rate-limits.md#bursts)
+ * and learns the wide prefix's penalty. A hit costs nothing more: its reservation is given back
+ * with this isolate's next call to the same object (answered.ts). The penalties these calls
+ * bring back are remembered in the isolate too (the client's own, and the wide prefix's).
  *
  * Failing closed (docs/security.md#when-the-limiter-cannot-answer): when the limiter cannot give
  * a verdict (an exception, an overloaded object, no answer within LIMITER_TIMEOUT_MS), the
  * request is answered `503 unavailable` with `Retry-After`, whatever its ID: an answer that
- * depended on the ID (a 200 or a 404) would tell a harvester which IDs are live, uncounted.
+ * depended on the ID (a 200 or a 404) would tell a harvester which IDs are live, uncounted. So
+ * is a miss whose wide prefix's object cannot answer.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Env } from '../config'
@@ -34,7 +38,8 @@ import type { ExemptNetworks } from './exempt-networks'
 import type { LimitPolicy } from './limits'
 import type { MissSettings } from './misses'
 import { AnsweredAdmissions } from './answered'
-import type { AnsweredAdmission, MissReport } from './rate-limiter'
+import { KnownClients } from './known-clients'
+import type { AnsweredAdmission, MissReport, WideAnswer } from './rate-limiter'
 import { RefusalMemory, type ClientPlace } from './refusal-memory'
 import { clientKeyOf, setAdmission } from './request-context'
 import { exemptNetworks } from './rules'
@@ -55,9 +60,9 @@ export const LIMITER_TIMEOUT_MS = 1000
 export const LIMITER_RETRY_AFTER_SECONDS = 5
 
 /**
- * How long a miss report, sent after the answer, may take per object: with the route's own
- * waits (KV 3 s, the allocator 2 s), the two reports reach their objects within the 10 s a
- * reservation holds (in-flight.ts).
+ * How long a miss report, sent after the answer, may take: with the route's own waits (KV 3 s,
+ * the allocator 2 s) and the wide prefix's answer (LIMITER_TIMEOUT_MS), the report reaches its
+ * object within the 10 s a reservation holds (in-flight.ts).
  */
 const REPORT_TIMEOUT_MS = 2000
 
@@ -93,6 +98,7 @@ interface Policy {
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env }> {
   const refusals = new RefusalMemory()
   const answered = new AnsweredAdmissions()
+  const known = new KnownClients()
   // Parsed once per settings object rather than per request; settings that do not parse are
   // not remembered, so each request fails on them.
   const policies = new WeakMap<Env, Policy>()
@@ -113,35 +119,55 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     const place = placeOf(c, policy)
     let verdict = refusals.recall(place, rules, Date.now())
     if (verdict === null) {
-      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix))
+      const vouched = known.vouches(place.key, Date.now())
+      const deciding = askLimiter(c.env, place, policy, answered.take(place.prefix), vouched)
       setAdmission(
         c,
         deciding.then((v) => v !== null && v.admitted),
       )
       await next()
       verdict = await deciding
-      if (verdict === null) {
-        note(c, { limiter: 'failed_closed' })
-        throw new ServiceFailure({
-          reason: 'limiter_unavailable',
-          retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
-        })
-      }
+      if (verdict === null) throw failedClosed(c)
       if (!verdict.admitted) refusals.remember(place, rules, verdict)
-      else refusals.rememberAdmitted(place.key, rules, verdict)
     }
     note(c, limiterNotes(verdict, place.key))
     // The one place a refusal becomes the answer, whatever the route did meanwhile.
     if (!verdict.admitted) throw refusal(rules, verdict)
-    setAll(c.res.headers, rateLimitHeaders(rules, verdict))
-    if (verdict.reservedAt === undefined) return
-    if (isMiss(c)) {
-      afterResponse(c, reportMiss(c.env, place, policy, verdict, refusals))
-    } else {
+    const { reservedAt } = verdict
+    const missed = isMiss(c)
+    known.answered(place.key, missed, Date.now(), longestWindowMs(rules))
+    if (reservedAt === undefined || !missed) {
+      setAll(c.res.headers, rateLimitHeaders(rules, verdict))
       const { key: clientKey, exempt } = place
-      answered.add(place.prefix, { clientKey, reservedAt: verdict.reservedAt, exempt })
+      if (reservedAt !== undefined) answered.add(place.prefix, { clientKey, reservedAt, exempt })
+      return
     }
+    const wide = await askWide(c.env, place, policy)
+    if (wide === null) {
+      answered.add(place.prefix, { clientKey: place.key, reservedAt, exempt: place.exempt })
+      throw failedClosed(c)
+    }
+    if (wide.penaltyUntil !== 0 && place.wide !== null) {
+      refusals.rememberPenalty(place.wide, wide.penaltyUntil)
+    }
+    const report = { widePenaltyUntil: wide.penaltyUntil, refused: !wide.counted }
+    afterResponse(c, reportMiss(c.env, place, policy, verdict, refusals, report))
+    if (!wide.counted) {
+      const refused = refusedFor('wide', verdict, wide.penaltyUntil)
+      note(c, limiterNotes(refused, place.key))
+      throw refusal(rules, refused)
+    }
+    setAll(c.res.headers, rateLimitHeaders(rules, verdict))
   }
+}
+
+/** The answer to a request the limiter gave no verdict on, noted on the request's log line. */
+function failedClosed(c: Context): ServiceFailure {
+  note(c, { limiter: 'failed_closed' })
+  return new ServiceFailure({
+    reason: 'limiter_unavailable',
+    retryAfterSeconds: LIMITER_RETRY_AFTER_SECONDS,
+  })
 }
 
 /** Where the request's client stands: its key, its prefixes, whether its network is exempt. */
@@ -157,11 +183,30 @@ function isMiss(c: Context): boolean {
 }
 
 /**
- * Counts a miss once the answer is out: in the wide prefix's object (unless the client is
- * exempt), then in the client's prefix object with what the wide one said, and remembers the
- * penalties they leave, so this isolate refuses the next requests without asking. A report an
- * object does not take (it fails, or times out) is logged; the miss's reservation then holds it
- * against the budget until it lapses (in-flight.ts).
+ * Asks the client's wide prefix whether a miss may be answered, before it is (rate-limiter.ts
+ * `wideMiss`): null when its object cannot say in time (logged). A client of an exempt network,
+ * or with no wide prefix, is not asked.
+ */
+async function askWide(env: Env, place: ClientPlace, policy: Policy): Promise<WideAnswer | null> {
+  if (place.exempt || place.wide === null) return { counted: true, penaltyUntil: 0 }
+  try {
+    const asking = env.RATE_LIMITER.getByName(place.wide).wideMiss(
+      policy.limits,
+      policy.flushSeconds,
+    )
+    return await withTimeout(asking, LIMITER_TIMEOUT_MS, 'rate limiter')
+  } catch (cause) {
+    logIncident('limiter_failed_closed', 'wide rate limiter unavailable, answering 503', cause)
+    return null
+  }
+}
+
+/**
+ * Reports a miss once the answer is out to the client's prefix object, with what the wide
+ * prefix said (`refused`: the wide prefix refused it, so it counts nowhere and its reservation is
+ * given back), and remembers the client's penalty it leaves, so this isolate refuses its next
+ * requests without asking. A report the object does not take (it fails, or times out) is logged;
+ * the miss's reservation then holds it against the budget until it lapses (in-flight.ts).
  */
 async function reportMiss(
   env: Env,
@@ -169,18 +214,9 @@ async function reportMiss(
   policy: Policy,
   admitted: RateVerdict,
   refusals: RefusalMemory,
+  wide: { widePenaltyUntil: number; refused: boolean },
 ): Promise<void> {
   const { limits, flushSeconds } = policy
-  let widePenaltyUntil = 0
-  try {
-    if (!place.exempt && place.wide !== null) {
-      const wide = env.RATE_LIMITER.getByName(place.wide).wideMiss(limits, flushSeconds)
-      widePenaltyUntil = await withTimeout(wide, REPORT_TIMEOUT_MS, 'rate limiter')
-      if (widePenaltyUntil !== 0) refusals.rememberPenalty(place.wide, widePenaltyUntil)
-    }
-  } catch (cause) {
-    logIncident('limiter_miss_unreported', 'a miss went uncounted for the wide prefix', cause)
-  }
   try {
     const counting = env.RATE_LIMITER.getByName(place.prefix).miss(
       place.key,
@@ -188,26 +224,31 @@ async function reportMiss(
       flushSeconds,
       {
         exempt: place.exempt,
-        widePenaltyUntil,
+        ...wide,
         ...(admitted.reservedAt === undefined ? {} : { reservedAt: admitted.reservedAt }),
       },
     )
     const report: MissReport = await withTimeout(counting, REPORT_TIMEOUT_MS, 'rate limiter')
-    if (report.prefixPenaltyUntil !== 0) {
-      refusals.rememberPenalty(place.prefix, report.prefixPenaltyUntil)
-    }
     if (report.clientPenaltyUntil !== 0) {
-      const retryAt = report.clientPenaltyUntil
-      refusals.remember(place, limits.rules, {
-        ...admitted,
-        admitted: false,
-        retryAt,
-        retryAfterSeconds: Math.max(1, Math.ceil((retryAt - Date.now()) / 1000)),
-        penalty: 'client',
-      })
+      refusals.remember(
+        place,
+        limits.rules,
+        refusedFor('client', admitted, report.clientPenaltyUntil),
+      )
     }
   } catch (cause) {
     logIncident('limiter_miss_unreported', 'a miss went uncounted for the client', cause)
+  }
+}
+
+/** The refusal, for a penalty of `level` until `retryAt`, of a request `admitted` counted. */
+function refusedFor(level: 'client' | 'wide', admitted: RateVerdict, retryAt: number): RateVerdict {
+  return {
+    ...admitted,
+    admitted: false,
+    retryAt,
+    retryAfterSeconds: Math.max(1, Math.ceil((retryAt - Date.now()) / 1000)),
+    penalty: level,
   }
 }
 
@@ -237,13 +278,18 @@ async function askLimiter(
   place: ClientPlace,
   policy: Policy,
   answered: AnsweredAdmission[],
+  vouched: boolean,
 ): Promise<RateVerdict | null> {
   try {
     const hit = env.RATE_LIMITER.getByName(place.prefix).hit(
       place.key,
       policy.limits,
       policy.flushSeconds,
-      answered.length === 0 ? { exempt: place.exempt } : { exempt: place.exempt, answered },
+      {
+        exempt: place.exempt,
+        ...(answered.length === 0 ? {} : { answered }),
+        ...(vouched ? { vouched } : {}),
+      },
     )
     return await withTimeout(hit, LIMITER_TIMEOUT_MS, 'rate limiter')
   } catch (cause) {
@@ -287,6 +333,11 @@ function levelLength(key: string, level: 'client' | 'prefix' | 'wide'): MissPena
   if (level === 'wide') return ipv6 ? '::/32' : '/16'
   if (level === 'prefix') return ipv6 ? '/48' : '/24'
   return ipv6 ? '/64' : '/32'
+}
+
+/** The longest window of the rules (ms): how long an isolate remembers a client it answered. */
+function longestWindowMs(rules: readonly WindowRule[]): number {
+  return Math.max(...rules.map((rule) => rule.periodSeconds)) * 1000
 }
 
 function setAll(target: Headers, values: Record<string, string>): void {

@@ -7,8 +7,9 @@
  * concurrent requests are serialized and no burst is admitted beyond the limit.
  *
  * The same class serves a wide prefix (an IPv4 /16, an IPv6 /32; client-key.ts), named by it and
- * reached only on the miss path: it holds that wide prefix's misses alone (`wideMiss`). What a
- * network object knows of its wide prefix's penalty it learns from the miss reports, in memory.
+ * reached only on the miss path, before the miss is answered: it holds that wide prefix's misses
+ * alone (`wideMiss`), and a miss it refuses is not answered. What a network object knows of its
+ * wide prefix's penalty it learns from the miss reports, in memory.
  *
  * Requests in flight (in-flight.ts): each admission under the miss limit reserves a possible miss
  * for the client and the prefix, which its miss report turns into a count, so that a burst cannot
@@ -16,7 +17,9 @@
  *
  * Storage trails memory (write-behind.ts): a lone request is never written, busier records by at
  * most one flush interval; the one alarm writes and deletes, and nothing stays stored past its
- * windows and penalty. What a restart loses: docs/rate-limits.md#durability. No verdict waits for
+ * windows and penalty. Once a prefix is penalized or has spent its budget, its clean clients'
+ * records are written with each change: they let those clients through its penalty, and must
+ * outlive an eviction. What a restart loses: docs/rate-limits.md#durability. No verdict waits for
  * a write (writes go out unconfirmed).
  */
 import { DurableObject } from 'cloudflare:workers'
@@ -28,6 +31,7 @@ import {
   isClean,
   miss,
   prefixForgetAt,
+  strained,
   type ClientRecord,
   type LimitPolicy,
 } from './limits'
@@ -69,6 +73,16 @@ interface Entry<T> {
 /** What is stored of a record: its data and when it lapses, so a new instance knows. */
 type Stored<T> = T & { forgetAt: number }
 
+/**
+ * A wide prefix's answer to a miss, asked before the miss is answered: whether it may be
+ * answered (counted; the miss past the budget is the breach, and answered), and when the wide
+ * prefix's penalty ends (ms; 0: not penalized).
+ */
+export interface WideAnswer {
+  counted: boolean
+  penaltyUntil: number
+}
+
 /** When a miss is reported, the penalties it leaves (ms since the epoch; 0: none). */
 export interface MissReport {
   clientPenaltyUntil: number
@@ -84,6 +98,11 @@ export interface RequestStanding {
    * miss: their reservations are given back at once instead of lapsing (in-flight.ts).
    */
   answered?: AnsweredAdmission[]
+  /**
+   * The calling isolate answered the client lately, mostly with exports (known-clients.ts): if
+   * this object holds no record of it, it is a clean neighbour, not a stranger.
+   */
+  vouched?: boolean
 }
 
 /** An admission answered with anything but a miss: whose, and its `reservedAt`. */
@@ -99,6 +118,11 @@ export interface MissContext extends RequestStanding {
   reservedAt?: number
   /** When the client's wide prefix is penalized until, as its object just said (ms); 0: not. */
   widePenaltyUntil?: number
+  /**
+   * The request was not answered as a miss after all (its wide prefix refused it): its
+   * reservation is given back, the wide prefix's penalty learnt, and nothing is counted.
+   */
+  refused?: boolean
 }
 
 /** The request counter of one prefix's clients (docs/api.md#rate-limits), and their miss limit. */
@@ -150,14 +174,19 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     for (const done of standing.answered ?? []) this.giveBack(done)
     const live = this.live<ClientRecord>(key, now)
     const lapsed = live === undefined ? this.lapsedClean(key, now) : undefined
-    const { verdict, client } = admit(live, this.prefix(now), policy, now, {
+    const prefix = this.prefix(now)
+    const { verdict, client } = admit(live, prefix, policy, now, {
       exempt,
       widePenaltyUntil: this.widePenaltyUntil,
       clientInFlight: this.reservations.inFlight(key, now),
       prefixInFlight: this.reservations.inFlight(PREFIX_RECORD_KEY, now),
+      vouched: standing.vouched === true,
       ...(lapsed === undefined ? {} : { lapsedClient: lapsed }),
     })
-    if (client !== null) this.change(key, client, clientForgetAt(client, policy), 'request', now)
+    if (client !== null) {
+      const kept = !exempt && policy.misses.enabled && strained(prefix, policy.misses, now)
+      this.change(key, client, clientForgetAt(client, policy), kept ? 'kept' : 'request', now)
+    }
     if (!verdict.admitted || !policy.misses.enabled) return verdict
     this.reservations.reserve(key, now)
     if (!exempt) this.reservations.reserve(PREFIX_RECORD_KEY, now)
@@ -186,11 +215,13 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     this.widePenaltyUntil = Math.max(this.widePenaltyUntil, context.widePenaltyUntil ?? 0)
     const before = this.live<ClientRecord>(key, now)
     const prefixBefore = this.prefix(now)
-    const after = miss(before, prefixBefore, policy, now)
+    const after = context.refused === true ? null : miss(before, prefixBefore, policy, now)
     if (after === null) return { clientPenaltyUntil: 0, prefixPenaltyUntil: 0 }
+    const wasStrained = !exempt && strained(prefixBefore, policy.misses, now)
     const clientBreach = penaltyEnd(after.client.misses, now) > penaltyEnd(before?.misses, now)
     const forgetClient = clientForgetAt(after.client, policy)
-    this.change(key, after.client, forgetClient, clientBreach ? 'breach' : 'miss', now)
+    const clientChange = clientBreach ? 'breach' : wasStrained ? 'kept' : 'miss'
+    this.change(key, after.client, forgetClient, clientChange, now)
     const clientPenaltyUntil = penaltyEnd(after.client.misses, now)
     if (exempt) return { clientPenaltyUntil, prefixPenaltyUntil: 0 }
     const prefixBreach = penaltyEnd(after.prefix, now) > penaltyEnd(prefixBefore, now)
@@ -202,24 +233,29 @@ export class PrefixRateLimiter extends DurableObject<Env> {
       prefixBreach ? 'breach' : 'miss',
       now,
     )
+    if (!wasStrained && strained(after.prefix, policy.misses, now)) this.keepClean(now)
     return { clientPenaltyUntil, prefixPenaltyUntil: penaltyEnd(after.prefix, now) }
   }
 
   /**
-   * Counts a miss of a client of this wide prefix (this object is named by it): returns when
-   * its penalty ends, 0 when it is not penalized.
+   * Asked before a miss of a client of this wide prefix (this object is named by it) is answered:
+   * counts it, unless the wide prefix is penalized, in which case the miss is not answered and
+   * counts nowhere. Each call decides with no `await`, so however many misses of the block arrive
+   * together, at most its budget and the breach are answered in its window.
    */
-  wideMiss(policy: LimitPolicy, flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS): number {
+  wideMiss(policy: LimitPolicy, flushSeconds = DEFAULT_RATE_LIMIT_FLUSH_SECONDS): WideAnswer {
     const now = Date.now()
     this.flushMs = flushSeconds * 1000
     const settings = policy.misses
-    if (!settings.enabled) return 0
+    if (!settings.enabled) return { counted: true, penaltyUntil: 0 }
     const before = this.prefix(now)
+    const penalized = penaltyEnd(before, now)
+    if (penalized !== 0) return { counted: false, penaltyUntil: penalized }
     const after = countMiss(before, settings.wide, settings, now)
-    const breach = penaltyEnd(after, now) > penaltyEnd(before, now)
+    const breach = penaltyEnd(after, now) !== 0
     const forgetAt = missesForgetAt(after, settings.wide)
     this.change(PREFIX_RECORD_KEY, after, forgetAt, breach ? 'breach' : 'miss', now)
-    return penaltyEnd(after, now)
+    return { counted: true, penaltyUntil: penaltyEnd(after, now) }
   }
 
   /** Writes what memory holds ahead of storage, and deletes what has lapsed. */
@@ -229,11 +265,13 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     let wrote = false
     let deletes: string[] = []
     for (const [key, entry] of this.records) {
-      const step = alarmStep(entry.storage, entry.forgetAt, now)
+      const step = alarmStep(entry.storage, entry.forgetAt, now, this.flushMs)
       if (step === 'forget' || step === 'unstore') {
         if (entry.storage.storedForgetAt !== 0) deletes.push(key)
         if (step === 'forget' && !this.keptInMemory(key, entry, now)) this.records.delete(key)
-        else entry.storage = { ...entry.storage, storedForgetAt: 0 }
+        else entry.storage = { ...entry.storage, storedForgetAt: 0, dirty: false }
+      } else if (step === 'settle') {
+        entry.storage = { ...entry.storage, dirty: false }
       } else if (step === 'write') {
         this.write(key, entry, now)
         wrote = true
@@ -248,6 +286,22 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     }
     if (deletes.length > 0) void this.ctx.storage.delete(deletes, UNCONFIRMED)
     this.setAlarm(nextAlarm(wrote, storedAts, now, this.flushMs))
+  }
+
+  /**
+   * Writes the clean clients' records that storage does not hold yet, as the prefix becomes
+   * strained: they are what lets those clients through, and an object nobody asks (its
+   * harvesters refused from the isolates' memory) is soon evicted. Rows only in such prefixes.
+   */
+  private keepClean(now: number): void {
+    for (const [key, entry] of this.records) {
+      if (!key.startsWith(CLIENT_RECORD_PREFIX) || entry.forgetAt <= now) continue
+      const { storage } = entry
+      const unwritten = storage.unwrittenRequests + storage.unwrittenMisses > 0
+      if (storage.dirty || !unwritten || !isClean(entry.data as ClientRecord, now)) continue
+      this.write(key, entry, now)
+      if (this.alarmDue === null || this.alarmDue > entry.forgetAt) this.setAlarm(entry.forgetAt)
+    }
   }
 
   /** Gives back the reservations an admission made. */

@@ -5,13 +5,14 @@
  * floods past its limit then no longer reaches its Durable Object, which stays responsive.
  * A refusal for requests in flight is not remembered: it ends as soon as a reservation lapses.
  *
- * A prefix's or a wide prefix's miss penalty (misses.ts) is remembered by prefix: every client of
- * it is refused from memory until it ends, a client never seen here with its windows shown as
- * fresh (this isolate does not know them; nothing counts while refused, and the object would say
- * the same of a client it does not know either). Two kinds of client still ask their object:
- * one of an exempt network (no prefix penalty applies to it), and, under a prefix's (not a wide
- * prefix's) penalty, one this isolate saw admitted within its windows, which the object may let
- * through as clean (limits.ts); the object's refusal of it is then remembered for it alone.
+ * A wide prefix's miss penalty (misses.ts) is remembered by wide prefix: every client of it but
+ * those of an exempt network is refused from memory until it ends, a client never seen here with
+ * its windows shown as fresh (this isolate does not know them; nothing counts while refused, and
+ * the object would say the same of a client it does not know either). A prefix's penalty is not:
+ * its object may let a clean client through (limits.ts), and an isolate cannot tell a clean
+ * client from a stranger, since another isolate, or this one before an eviction, may have
+ * served it. So each client of a penalized prefix asks its object until it is refused, and that
+ * refusal is then remembered for it alone: a harvester's addresses reach the object once each.
  */
 import { refusalAsOf, refuseUntil, type RateVerdict, type WindowRule } from './windows'
 
@@ -27,27 +28,23 @@ export interface ClientPlace {
   exempt: boolean
 }
 
-/** The refusals of one isolate, by client key and policy, and prefix penalties by prefix. */
+/** The refusals of one isolate, by client key and policy, and wide prefixes' penalties. */
 export class RefusalMemory {
   private readonly refusals = new Map<string, RateVerdict>()
   private readonly penalties = new Map<string, number>()
-  /** Client keys admitted here, until their object forgets them (ms). */
-  private readonly admitted = new Map<string, number>()
 
   /** The standing refusal of the client at `place` under `rules` at `now`, or null. */
   recall(place: ClientPlace, rules: readonly WindowRule[], now: number): RateVerdict | null {
     const own = this.own(place.key, rules, now)
-    if (place.exempt) return own
-    const wide = place.wide === null ? 0 : this.prefixPenalty(place.wide, now)
-    const prefix = this.knownHere(place.key, now) ? 0 : this.prefixPenalty(place.prefix, now)
-    const until = Math.max(wide, prefix)
-    if (until === 0 || (own !== null && own.retryAt >= until)) return own
-    return refuseUntil(rules, {}, now, until, { penalty: wide >= prefix ? 'wide' : 'prefix' })
+    if (place.exempt || place.wide === null) return own
+    const wide = this.widePenalty(place.wide, now)
+    if (wide === 0 || (own !== null && own.retryAt >= wide)) return own
+    return refuseUntil(rules, {}, now, wide, { penalty: 'wide' })
   }
 
   /**
-   * Remembers a refusal until its `retryAt`: for the client, and a prefix's or wide prefix's
-   * penalty for all its clients. A refusal for requests in flight is not remembered.
+   * Remembers a refusal until its `retryAt`: for the client, and a wide prefix's penalty for all
+   * its clients. A refusal for requests in flight is not remembered.
    */
   remember(place: ClientPlace, rules: readonly WindowRule[], refusal: RateVerdict): void {
     if (refusal.inFlight !== undefined) return
@@ -55,32 +52,12 @@ export class RefusalMemory {
       if (place.wide !== null) this.rememberPenalty(place.wide, refusal.retryAt)
       return
     }
-    if (refusal.penalty === 'prefix') this.rememberPenalty(place.prefix, refusal.retryAt)
     bounded(this.refusals).set(memoryKey(place.key, rules), refusal)
   }
 
-  /** Remembers that a prefix (or a wide prefix) is penalized until `until` (ms). */
-  rememberPenalty(prefix: string, until: number): void {
-    bounded(this.penalties).set(prefix, until)
-  }
-
-  /**
-   * Remembers that the client was admitted, until the last of its windows resets and one
-   * longest window more: as long as its object still knows it (rate-limiter.ts).
-   */
-  rememberAdmitted(key: string, rules: readonly WindowRule[], verdict: RateVerdict): void {
-    const longest = Math.max(...rules.map((rule) => rule.periodSeconds)) * 1000
-    const until = Math.max(0, ...verdict.windows.map((w) => w.resetAt)) + longest
-    this.admitted.delete(key)
-    bounded(this.admitted).set(key, until)
-  }
-
-  private knownHere(key: string, now: number): boolean {
-    const until = this.admitted.get(key)
-    if (until === undefined) return false
-    if (now < until) return true
-    this.admitted.delete(key)
-    return false
+  /** Remembers that a wide prefix is penalized until `until` (ms). */
+  rememberPenalty(wide: string, until: number): void {
+    bounded(this.penalties).set(wide, until)
   }
 
   private own(key: string, rules: readonly WindowRule[], now: number): RateVerdict | null {
@@ -94,11 +71,11 @@ export class RefusalMemory {
     return refusalAsOf(rules, refusal, now)
   }
 
-  private prefixPenalty(prefix: string, now: number): number {
-    const until = this.penalties.get(prefix)
+  private widePenalty(wide: string, now: number): number {
+    const until = this.penalties.get(wide)
     if (until === undefined) return 0
     if (now < until) return until
-    this.penalties.delete(prefix)
+    this.penalties.delete(wide)
     return 0
   }
 }

@@ -13,8 +13,10 @@
  *   many requests. While the alarm keeps finding something to write it comes back each interval
  *   (a watch); once it finds nothing it is set to the earliest time a stored record lapses.
  * - That alarm deletes what has lapsed, and everything at once (`deleteAll`) when nothing stored
- *   is needed any more: no record outlives its windows and its miss penalty.
- * - A change that starts a miss penalty is never held: a penalty must outlive an eviction.
+ *   is needed any more: no record outlives its windows and its miss penalty. It does not write a
+ *   record that lapses before the next interval.
+ * - A change that starts a miss penalty is never held: a penalty must outlive an eviction. Nor is
+ *   a request of a client of a penalized (or spent) network: its record is what lets it through.
  */
 
 /** What the object knows of one record's storage. */
@@ -45,8 +47,12 @@ export function loaded(storedForgetAt: number): RecordStorage {
   return { ...UNSTORED, storedForgetAt }
 }
 
-/** What changed in a record: a request admitted, a miss counted, a miss that started a penalty. */
-export type Change = 'request' | 'miss' | 'breach'
+/**
+ * What changed in a record: a request admitted, a miss counted, a miss that started a penalty,
+ * or a request of a client served through its network's strain (`kept`), which must outlive an
+ * eviction like a penalty: it is what makes the client known (rate-limiter.ts).
+ */
+export type Change = 'request' | 'miss' | 'breach' | 'kept'
 
 /** What to do to storage for one record, and its storage state once done. */
 export interface RecordPlan {
@@ -69,12 +75,16 @@ export function planChange(
   alarmAt: number | null,
   flushMs: number,
 ): RecordPlan {
+  const request = change === 'request' || change === 'kept'
   const changed = {
     ...storage,
-    unwrittenRequests: storage.unwrittenRequests + (change === 'request' ? 1 : 0),
-    unwrittenMisses: storage.unwrittenMisses + (change === 'request' ? 0 : 1),
+    unwrittenRequests: storage.unwrittenRequests + (request ? 1 : 0),
+    unwrittenMisses: storage.unwrittenMisses + (request ? 0 : 1),
   }
-  const held = change !== 'breach' && changed.unwrittenRequests <= 1 && changed.unwrittenMisses <= 1
+  const held =
+    (change === 'request' || change === 'miss') &&
+    changed.unwrittenRequests <= 1 &&
+    changed.unwrittenMisses <= 1
   if (changed.dirty || held) return { write: false, setAlarm: undefined, storage: changed }
   const dirty = { ...changed, dirty: true }
   if (alarmAt !== null && alarmAt <= now + flushMs) {
@@ -94,17 +104,26 @@ export function writtenAt(now: number, forgetAt: number): RecordStorage {
 }
 
 /** What the alarm does to one record at `now`. */
-export type AlarmStep = 'forget' | 'write' | 'unstore' | 'keep'
+export type AlarmStep = 'forget' | 'write' | 'unstore' | 'settle' | 'keep'
 
 /**
  * The alarm's step for a record that lapses at `forgetAt`: forget a lapsed one (memory and
  * storage), write a dirty one, delete a stored version that lapsed while memory holds a newer
- * one not yet written, keep the rest.
+ * one not yet written, keep the rest. A dirty record that lapses before the next flush is not
+ * written (`settle`: memory keeps it, no longer due to be written): the write would be deleted
+ * within the interval, and an eviction meanwhile loses no more than one interval's counts, the
+ * loss bound any record has. It saves a busy client's last write and the watch's last alarm.
  */
-export function alarmStep(storage: RecordStorage, forgetAt: number, now: number): AlarmStep {
+export function alarmStep(
+  storage: RecordStorage,
+  forgetAt: number,
+  now: number,
+  flushMs: number,
+): AlarmStep {
   if (forgetAt <= now) return 'forget'
-  if (storage.dirty) return 'write'
+  if (storage.dirty && forgetAt > now + flushMs) return 'write'
   if (storage.storedForgetAt !== 0 && storage.storedForgetAt <= now) return 'unstore'
+  if (storage.dirty) return 'settle'
   return 'keep'
 }
 

@@ -5,9 +5,16 @@
  * (docs/rate-limits.md#exempt-networks): their clients are held to their own budget only.
  * Through HTTP, in the Workers runtime.
  */
-import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  reset,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createApp } from '../../src/app'
 import { parseExemptNetworks } from '../../src/rate-limit/testing'
 import { callWithEnv, storeExport } from '../support/helpers'
 import { SMALL_MISS_BUDGETS } from '../support/miss-limit'
@@ -22,6 +29,31 @@ function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promis
   return callWithEnv({ ...VARS, ...vars }, `/server-api?id=${id}`, {
     headers: { 'CF-Connecting-IP': ip },
   })
+}
+
+/** A request through another isolate of the Worker: an app of its own, with its own memory. */
+async function getElsewhere(
+  isolate: ReturnType<typeof createApp>,
+  ip: string,
+  id: string,
+): Promise<Response> {
+  const ctx = createExecutionContext()
+  const request = new Request(`https://example.com/server-api?id=${id}`, {
+    headers: { 'CF-Connecting-IP': ip },
+  })
+  const response = await isolate.fetch(request, { ...env, ...VARS }, ctx)
+  await waitOnExecutionContext(ctx)
+  return response
+}
+
+/**
+ * Ends the object's instance as an eviction does, after its alarm (due within a flush interval,
+ * before an idle object is evicted) wrote what it holds: the next call starts from storage.
+ */
+async function evict(name: string): Promise<void> {
+  const stub = env.RATE_LIMITER.getByName(name)
+  await runDurableObjectAlarm(stub)
+  await runInDurableObject(stub, (_, state) => state.abort('evicted')).catch(() => {})
 }
 
 /** The status and the cause a 429 names ("network", "address", ...), or the status alone. */
@@ -112,6 +144,64 @@ describe('a clean client of a penalized network', () => {
     expect(await answer(await get('192.0.23.99', LIVE, vars))).toBe('429 network')
     expect((await get(server, LIVE, vars)).status).toBe(200)
     expect((await get(server, LIVE, vars)).status).toBe(200)
+  })
+
+  it('is served by an isolate that never saw it, while strangers there are refused', async () => {
+    await storeExport(LIVE, DOC)
+    const server = '192.0.24.50'
+    expect((await get(server, LIVE)).status).toBe(200)
+    await penalize('192.0.24')
+    // Another isolate, which never saw the server, learns of the penalty from a stranger.
+    const other = createApp()
+    expect(await answer(await getElsewhere(other, '192.0.24.99', LIVE))).toBe('429 network')
+    expect(await answer(await getElsewhere(other, '192.0.24.1', LIVE))).toBe('429 network')
+    expect((await getElsewhere(other, server, LIVE)).status).toBe(200)
+    expect(await answer(await getElsewhere(other, '192.0.24.99', LIVE))).toBe('429 network')
+  })
+
+  it('is still served after its network’s object was evicted, having asked once', async () => {
+    await storeExport(LIVE, DOC)
+    const server = '2001:db8:25:50::1'
+    // One request: before the penalty, a lone request is held in memory only.
+    expect((await get(server, LIVE)).status).toBe(200)
+    for (let i = 1; i <= 6; i++) {
+      expect((await get(`2001:db8:25:${i}::1`, UNKNOWN)).status).toBe(404)
+    }
+    await evict('2001:db8:25::/48')
+    expect((await get(server, LIVE)).status).toBe(200)
+    expect(await answer(await get('2001:db8:25:99::1', LIVE))).toBe('429 network')
+    // Its requests through the penalty are stored as they come, so it outlives evictions.
+    await evict('2001:db8:25::/48')
+    expect((await get(server, LIVE)).status).toBe(200)
+  })
+
+  it('is served when it asks less often than its object is evicted, as the isolates know it', async () => {
+    await storeExport(LIVE, DOC)
+    const server = '192.0.26.50'
+    // Each request a lone one, forgotten by the object's eviction before the next.
+    for (let i = 0; i < 3; i++) {
+      expect((await get(server, LIVE)).status).toBe(200)
+      await evict('192.0.26.0/24')
+    }
+    await penalize('192.0.26')
+    await evict('192.0.26.0/24')
+    expect((await get(server, LIVE)).status).toBe(200)
+    // Another isolate, which never answered it, now finds it in the object's storage.
+    await evict('192.0.26.0/24')
+    expect((await getElsewhere(createApp(), server, LIVE)).status).toBe(200)
+    expect(await answer(await getElsewhere(createApp(), '192.0.26.99', LIVE))).toBe('429 network')
+  })
+
+  it('is not vouched for by an isolate that saw it guess, once its object forgot it', async () => {
+    await storeExport(LIVE, DOC)
+    const guesser = '192.0.27.50'
+    for (const id of [LIVE, UNKNOWN, UNKNOWN]) {
+      expect((await get(guesser, id)).status).toBe(id === LIVE ? 200 : 404)
+      await evict('192.0.27.0/24')
+    }
+    await penalize('192.0.27')
+    await evict('192.0.27.0/24')
+    expect(await answer(await get(guesser, LIVE))).toBe('429 network')
   })
 
   it('is refused through a penalty when it was never seen before it', async () => {

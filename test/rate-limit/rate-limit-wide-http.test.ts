@@ -85,6 +85,39 @@ describe('misses of a wide network', () => {
     expect((await get('2001:db9:1:1::1', LIVE)).status).toBe(200)
   })
 
+  it('answers at most its budget and the breach when its networks miss all at once', async () => {
+    await storeExport(LIVE, DOC)
+    // 12 networks of 2 clients, each within its own budgets: 24 misses of the block together.
+    const ips = Array.from(
+      { length: 24 },
+      (_, i) => `10.4.${1 + (i % 12)}.${1 + Math.floor(i / 12)}`,
+    )
+    const statuses = (await Promise.all(ips.map((ip) => get(ip, UNKNOWN)))).map((r) => r.status)
+    expect(statuses.filter((s) => s === 404)).toHaveLength(8 + 1)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(24 - 9)
+    // The refused misses counted nowhere: each network may still find exports after the penalty.
+    expect(await message(await get('10.4.1.1', LIVE))).toMatch(/this wider network/)
+  })
+
+  it('answers a miss 503 when the block’s object cannot answer, and serves hits', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await storeExport(LIVE, DOC)
+    const failing = {
+      getByName(name: string) {
+        const real = env.RATE_LIMITER.getByName(name)
+        return name.endsWith('/16')
+          ? { wideMiss: () => Promise.reject(new Error('Durable Object is overloaded.')) }
+          : real
+      },
+    } as unknown as Cloudflare.Env['RATE_LIMITER']
+    const miss = await get('10.3.1.1', UNKNOWN, { RATE_LIMITER: failing })
+    expect(miss.status).toBe(503)
+    expect(miss.headers.get('Retry-After')).toBe('5')
+    expect((await get('10.3.1.1', LIVE, { RATE_LIMITER: failing })).status).toBe(200)
+    const incidents = error.mock.calls.map(([line]) => (line as { incident?: string }).incident)
+    expect(incidents).toContain('limiter_failed_closed')
+  })
+
   it('leaves an exempt network out of its block', async () => {
     await storeExport(LIVE, DOC)
     const exempt = { RATE_LIMIT_EXEMPT_NETWORKS: '10.6.0.0/16' }
@@ -99,7 +132,7 @@ describe('misses of a wide network', () => {
 })
 
 describe('what a wide network costs', () => {
-  it('costs a hit one call, and a miss two more after the answer', async () => {
+  it('costs a hit one call, and a miss two more: one before its answer, one after', async () => {
     await storeExport(LIVE, DOC)
     expect((await get('10.5.1.1', LIVE)).status).toBe(200)
     expect(calls).toEqual(['hit'])

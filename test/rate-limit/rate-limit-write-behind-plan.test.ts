@@ -52,10 +52,15 @@ describe('the write-behind plan', () => {
   })
 
   it('has the alarm forget lapsed records, write dirty ones and drop stale stored versions', () => {
-    expect(alarmStep(writtenAt(0, 10), 10, 10)).toBe('forget')
-    expect(alarmStep({ ...UNSTORED, dirty: true }, 20, 10)).toBe('write')
-    expect(alarmStep({ ...writtenAt(0, 10), unwrittenRequests: 1 }, 20, 10)).toBe('unstore')
-    expect(alarmStep(writtenAt(0, 20), 20, 10)).toBe('keep')
+    expect(alarmStep(writtenAt(0, 10), 10, 10, 5)).toBe('forget')
+    expect(alarmStep({ ...UNSTORED, dirty: true }, 20, 10, 5)).toBe('write')
+    expect(alarmStep({ ...writtenAt(0, 10), unwrittenRequests: 1 }, 20, 10, 5)).toBe('unstore')
+    expect(alarmStep(writtenAt(0, 20), 20, 10, 5)).toBe('keep')
+  })
+
+  it('has the alarm leave unwritten a dirty record that lapses before the next interval', () => {
+    expect(alarmStep({ ...writtenAt(0, 14), dirty: true }, 14, 10, 5)).toBe('settle')
+    expect(alarmStep({ ...writtenAt(0, 15), dirty: true }, 16, 10, 5)).toBe('write')
   })
 
   it('watches a busy object each interval, and else wakes at the first lapse', () => {

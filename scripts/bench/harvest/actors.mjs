@@ -123,9 +123,10 @@ export function burst({ addresses, size, start, guess }) {
 
 /**
  * A plugin server at `address`: one request at each of `times`, every 11th for an ID that is
- * not there (`missPath`), the others for a live export (`hitPath`).
+ * not there (`missPath`), the others for a live export (`hitPath`). Answers before `countFrom`
+ * are not counted (a server already running when the measured hour starts).
  */
-export function plugin({ address, times, hitPath, missPath }) {
+export function plugin({ address, times, hitPath, missPath, countFrom = -Infinity }) {
   const figures = tally()
   let n = 0
   return {
@@ -135,7 +136,7 @@ export function plugin({ address, times, hitPath, missPath }) {
       return [[address, n % 11 === 10 ? missPath : hitPath]]
     },
     answered(now, [[status]]) {
-      count(figures, status)
+      if (now >= countFrom) count(figures, status)
       n++
       this.due = n < times.length ? times[n] : null
     },

@@ -28,6 +28,13 @@ const EXPORT_TTL_SECONDS = (MAX_RUNS * RUN_SPACING_MS) / 1000
 /** A plugin server's requests an hour: 100 hits and 10 misses. */
 const PLUGIN_PER_HOUR = 110
 /**
+ * How long a plugin server beside a harvester has been running when the harvester starts: a
+ * server already serving its players, not one that first asks in the harvester's first second
+ * (a stranger to a penalized network is refused, docs/rate-limits.md#clean-neighbours). Its
+ * requests then are not counted.
+ */
+const BYSTANDER_WARMUP_MS = 10 * 60_000
+/**
  * The overloading /48: requests at once, past what its object answers within the limiter's
  * timeout (2,400 at 8,000 calls a second: driver-worker.ts).
  */
@@ -134,7 +141,7 @@ async function attackHour(service, attacker, strategy, { units, start, paths, bu
           attacker.streams(u).map((addresses) => stream({ addresses, start, guess, pacer })),
         )
   const bystander =
-    attacker.bystander === undefined ? null : pluginActor(attacker.bystander, start, 1, paths)
+    attacker.bystander === undefined ? null : bystanderActor(attacker.bystander, start, paths)
   const { coveredMs, realSeconds } = await runActors(
     service,
     bystander === null ? actors : [...actors, bystander],
@@ -203,7 +210,7 @@ function extrapolated(attacker, samples) {
 async function overloadHour(service, { start, paths }) {
   const guess = guesser(0x10ad)
   const attacker = burst({ addresses: burstAddresses(), size: OVERLOAD_SIZE, start, guess })
-  const bystander = pluginActor('2001:db8:0:ffff::10', start, 1, paths)
+  const bystander = bystanderActor('2001:db8:0:ffff::10', start, paths)
   const before = { ...service.incidents }
   const { coveredMs, realSeconds } = await runActors(service, [attacker, bystander], {
     start,
@@ -233,6 +240,18 @@ function pluginActor(address, start, hours, paths) {
     (_, i) => start + Math.floor((i * HOUR_MS) / PLUGIN_PER_HOUR) + 7,
   )
   return plugin({ address, times, hitPath: paths.hit, missPath: paths.miss })
+}
+
+/**
+ * A plugin server beside an attacker: running since `BYSTANDER_WARMUP_MS` before `start` at the
+ * same rate, counted for the hour from `start`.
+ */
+function bystanderActor(address, start, paths) {
+  const every = HOUR_MS / PLUGIN_PER_HOUR
+  const from = start - Math.floor(BYSTANDER_WARMUP_MS / every) * every
+  const n = Math.round((start + HOUR_MS - from) / every)
+  const times = Array.from({ length: n }, (_, i) => Math.floor(from + i * every) + 7)
+  return plugin({ address, times, hitPath: paths.hit, missPath: paths.miss, countFrom: start })
 }
 
 /** A plugin server alone for a day: 100 hits and 10 misses an hour. */
