@@ -194,7 +194,14 @@ async function askWide(env: Env, place: ClientPlace, policy: Policy): Promise<Wi
       policy.limits,
       policy.flushSeconds,
     )
-    return await withTimeout(asking, LIMITER_TIMEOUT_MS, 'rate limiter')
+    const answer: WideAnswer | number = await withTimeout(
+      asking,
+      LIMITER_TIMEOUT_MS,
+      'rate limiter',
+    )
+    // An object of a version before 1.1.1 (still running during a deploy or after a rollback)
+    // answers its penalty's end alone, having counted the miss.
+    return typeof answer === 'number' ? { counted: true, penaltyUntil: answer } : answer
   } catch (cause) {
     logIncident('limiter_failed_closed', 'wide rate limiter unavailable, answering 503', cause)
     return null

@@ -118,6 +118,25 @@ describe('misses of a wide network', () => {
     expect(incidents).toContain('limiter_failed_closed')
   })
 
+  it('reads the answer of a block’s object from before 1.1.1: the penalty’s end alone', async () => {
+    await storeExport(LIVE, DOC)
+    let penaltyUntil = 0
+    const older = {
+      getByName(name: string) {
+        const real = env.RATE_LIMITER.getByName(name)
+        return name.endsWith('/16') ? { wideMiss: () => Promise.resolve(penaltyUntil) } : real
+      },
+    } as unknown as Cloudflare.Env['RATE_LIMITER']
+    expect((await get('10.20.1.1', UNKNOWN, { RATE_LIMITER: older })).status).toBe(404)
+    penaltyUntil = Date.now() + 60_000
+    const refused = await get('10.20.2.1', UNKNOWN, { RATE_LIMITER: older })
+    expect(refused.status).toBe(404)
+    // Its penalty is remembered for the block: the next request of the block is refused.
+    expect(await message(await get('10.20.3.1', LIVE, { RATE_LIMITER: older }))).toMatch(
+      /this wider network/,
+    )
+  })
+
   it('leaves an exempt network out of its block', async () => {
     await storeExport(LIVE, DOC)
     const exempt = { RATE_LIMIT_EXEMPT_NETWORKS: '10.6.0.0/16' }
