@@ -11,7 +11,6 @@ import { SNBT_TREE, parseSnbtWhole, unexpectedAt, type SnbtBuilder } from './snb
 import type { SnbtValue } from './snbt-value.js'
 
 export type { SnbtBuilder } from './snbt.js'
-export type { SnbtValue } from './snbt-value.js'
 
 /** The outcome of `readSnbtTree`: the tree, or the check's refusal of the text. */
 type SnbtTreeReading<V> =
