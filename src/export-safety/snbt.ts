@@ -128,7 +128,7 @@ export interface SnbtBuilder<V, C = unknown> {
   /** A quoted string's value, or an unquoted word. */
   text(value: string, quoted: boolean): V
   list(items: V[]): V
-  /** `[B;...]`, `[I;...]`, `[L;...]`: its words as written. */
+  /** `[B;...]`, `[I;...]`, `[L;...]`: its words as written, in an array the builder may keep. */
   array(prefix: 'B' | 'I' | 'L', words: string[]): V
   compound(): C
   /** Called for each member in the text's order (a repeated name too). */
