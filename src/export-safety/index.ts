@@ -13,8 +13,8 @@ import type { UnsafeExport } from './refusal.js'
 
 export { findUnsafeExport, startExportCheck, type ExportCheckPass } from './check.js'
 export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
-/** SNBT read whole by the check's own parser, for readers that draw a model (the try-it page). */
-export { readSnbtTree, type SnbtValue } from './snbt-tree.js'
+/** SNBT read whole by the check's own parser, into its tree or what the reader's builder builds. */
+export { readSnbtTree, type SnbtBuilder } from './snbt-tree.js'
 export { MAX_SNBT_DEPTH } from './vocabulary.js'
 
 /** The verdict of `checkExportSafety`. */

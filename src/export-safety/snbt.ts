@@ -108,18 +108,58 @@ export interface SnbtParse {
   end: number
 }
 
-/**
- * Parses one value starting at `start` (no leading space); the caller decides what may follow.
- * `whole`: every member of every compound kept (`snbt-tree.ts`), not an entity's checked tree.
- */
+/** Parses one value starting at `start` (no leading space); the caller decides what may follow. */
 export function parseSnbtValue(
   text: string,
   start: number,
   onPassenger: PassengerHook | null = null,
-  whole = false,
 ): SnbtParse {
   const parser = new SnbtParser(text, start, onPassenger)
-  const value = parser.value(0, whole)
+  const value = parser.value(0)
+  return { value, end: parser.position }
+}
+
+/**
+ * What a value read whole is built into, chosen by its reader: the check's `SnbtValue` tree
+ * (`SNBT_TREE`), or a reader's own values built as the text is read (the try-it page's plain
+ * values), with no tree between. `C`: a compound while its members are added.
+ */
+export interface SnbtBuilder<V, C = unknown> {
+  /** A quoted string's value, or an unquoted word. */
+  text(value: string, quoted: boolean): V
+  list(items: V[]): V
+  /** `[B;...]`, `[I;...]`, `[L;...]`: its words as written, in an array the builder may keep. */
+  array(prefix: 'B' | 'I' | 'L', words: string[]): V
+  compound(): C
+  /** Called for each member in the text's order (a repeated name too). */
+  member(compound: C, name: string, value: V): void
+  closed(compound: C): V
+}
+
+type SnbtTreeCompound = SnbtValue & { kind: 'compound' }
+
+/** Builds the check's tree: every member of every compound kept. */
+export const SNBT_TREE: SnbtBuilder<SnbtValue, SnbtTreeCompound> = {
+  text: (value, quoted) => ({ kind: 'text', value, quoted }),
+  list: (items) => ({ kind: 'list', items }),
+  array: (prefix, words) => ({
+    kind: 'array',
+    prefix,
+    items: words.map((value) => ({ kind: 'text', value, quoted: false })),
+  }),
+  compound: () => ({ kind: 'compound', members: [] }),
+  member: (compound, name, value) => void compound.members.push([name, value]),
+  closed: (compound) => compound,
+}
+
+/** Parses one value kept whole starting at `start` (no leading space), built by `builder`. */
+export function parseSnbtWhole<V, C>(
+  text: string,
+  start: number,
+  builder: SnbtBuilder<V, C>,
+): { value: V; end: number } {
+  const parser = new SnbtParser(text, start, null)
+  const value = parser.whole(builder, 0)
   return { value, end: parser.position }
 }
 
@@ -196,12 +236,52 @@ class SnbtParser {
     this.position++
   }
 
-  value(depth: number, whole = false): SnbtValue {
+  value(depth: number): SnbtValue {
     const char = this.text[this.position]
-    if (char === '{') return this.compound(depth, whole)
-    if (char === '[') return this.list(depth, whole)
+    if (char === '{') return this.compound(depth)
+    if (char === '[') return this.list(depth)
     if (char === '"' || char === "'") return { kind: 'text', value: this.quoted(), quoted: true }
     return { kind: 'text', value: this.word(), quoted: false }
+  }
+
+  /** A value with every member of every compound kept, built by `builder`. */
+  whole<V, C>(builder: SnbtBuilder<V, C>, depth: number): V {
+    const text = this.text
+    const char = text[this.position]
+    if (char === '"' || char === "'") return builder.text(this.quoted(), true)
+    if (char !== '{' && char !== '[') return builder.text(this.word(), false)
+    this.enter(depth)
+    this.position++
+    if (char === '[') {
+      const at = this.position
+      if (text[at + 1] === ';' && (text[at] === 'B' || text[at] === 'I' || text[at] === 'L')) {
+        this.position += 2
+        return builder.array(
+          text[at] as 'B' | 'I' | 'L',
+          this.items(() => this.word()),
+        )
+      }
+      return builder.list(this.items(() => this.whole(builder, depth + 1)))
+    }
+    const compound = builder.compound()
+    for (;;) {
+      this.spaces()
+      const next = text[this.position]
+      if (next === '}') break
+      if (next !== ',') {
+        const name = next === '"' || next === "'" ? this.quoted() : this.word()
+        this.spaces()
+        this.expect(':')
+        this.spaces()
+        builder.member(compound, name, this.whole(builder, depth + 1))
+        this.spaces()
+        if (text[this.position] === '}') break
+      }
+      // An empty member (`,,`) is skipped, as the game's parser does.
+      this.expect(',')
+    }
+    this.position++
+    return builder.closed(compound)
   }
 
   /** Parses a value to its end, building nothing. */
@@ -262,17 +342,17 @@ class SnbtParser {
   }
 
   /**
-   * A compound. `whole`: everything kept (a text's tree). Otherwise an entity's compound (a
-   * passenger, a `data merge` or a summon's data): `id` kept whole, `Passengers` handed to the
-   * passenger hook, a key of `KEY_TYPES` checked against its type as it is read (the tags of
-   * `Tags` kept), any other member read to its end and kept as null (a `key` refusal later).
+   * An entity's compound (a passenger, a `data merge` or a summon's data): `id` kept whole,
+   * `Passengers` handed to the passenger hook, a key of `KEY_TYPES` checked against its type as
+   * it is read (the tags of `Tags` kept), any other member read to its end and kept as null (a
+   * `key` refusal later).
    */
-  compound(depth: number, whole = false): SnbtValue & { kind: 'compound' } {
+  compound(depth: number): SnbtValue & { kind: 'compound' } {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
     const outerPath = this.path
-    if (!whole) this.path = []
+    this.path = []
     for (;;) {
       this.spaces()
       const char = this.text[this.position]
@@ -282,7 +362,7 @@ class SnbtParser {
         this.spaces()
         this.expect(':')
         this.spaces()
-        members.push([name, this.member(name, depth, whole)])
+        members.push([name, this.member(name, depth)])
         this.spaces()
         if (this.text[this.position] === '}') break
       }
@@ -295,8 +375,8 @@ class SnbtParser {
   }
 
   /** The value of the member `name` of a compound (`compound` says how it is read). */
-  private member(name: string, depth: number, whole: boolean): SnbtValue | null {
-    if (whole || name === ID) return this.value(depth + 1, true)
+  private member(name: string, depth: number): SnbtValue | null {
+    if (name === ID) return this.whole(SNBT_TREE, depth + 1)
     if (name === PASSENGERS && this.onPassenger !== null) return this.passengers(depth + 1)
     const type = KEY_TYPES.get(name)
     if (type === undefined) {
@@ -494,7 +574,7 @@ class SnbtParser {
       return chosen !== null && wordOrStringMatches(chosen, value)
     }
     if (shape === 'array') {
-      this.value(depth, true)
+      this.whole(SNBT_TREE, depth)
       return false
     }
     this.enter(depth)
@@ -567,17 +647,16 @@ class SnbtParser {
     checkSnbtText(facts, matches, path)
   }
 
-  private list(depth: number, whole: boolean): SnbtValue {
-    this.enter(depth)
-    this.expect('[')
+  /** A list as `value` reads it: its compounds are entities' (`compound`), a typed array whole. */
+  private list(depth: number): SnbtValue {
+    const at = this.position + 1
     const text = this.text
-    const at = this.position
     if (text[at + 1] === ';' && (text[at] === 'B' || text[at] === 'I' || text[at] === 'L')) {
-      this.position += 2
-      const items = this.items(depth, () => ({ kind: 'text', value: this.word(), quoted: false }))
-      return { kind: 'array', prefix: text[at] as 'B' | 'I' | 'L', items }
+      return this.whole(SNBT_TREE, depth)
     }
-    return { kind: 'list', items: this.items(depth, () => this.value(depth + 1, whole)) }
+    this.enter(depth)
+    this.position++
+    return { kind: 'list', items: this.items(() => this.value(depth + 1)) }
   }
 
   /**
@@ -588,7 +667,7 @@ class SnbtParser {
     if (this.text[this.position] !== '[') throw new UnsafeContent('key', 'Passengers')
     this.enter(depth)
     this.position++
-    this.items(depth, () => {
+    this.items(() => {
       if (this.text[this.position] !== '{') throw new UnsafeContent('key', 'Passengers')
       this.onPassenger!(this.compound(depth + 1))
       return EMPTY_LIST
@@ -597,8 +676,8 @@ class SnbtParser {
   }
 
   /** Items up to and including the closing `]`. */
-  private items(depth: number, item: () => SnbtValue): SnbtValue[] {
-    const items: SnbtValue[] = []
+  private items<T>(item: () => T): T[] {
+    const items: T[] = []
     this.spaces()
     if (this.text[this.position] === ']') {
       this.position++

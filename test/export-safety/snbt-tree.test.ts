@@ -5,7 +5,7 @@
  * depth, its escapes, a string a plugin's reader would cut). One parser, so one answer.
  */
 import { describe, expect, it } from 'vitest'
-import { checkExportSafety, readSnbtTree } from '../../src/export-safety'
+import { checkExportSafety, readSnbtTree, type SnbtBuilder } from '../../src/export-safety'
 import { READER_NAMES } from '../../src/export-safety/testing'
 import { VECTORS } from '../support/export-safety-vectors'
 
@@ -74,5 +74,27 @@ describe('readSnbtTree reads SNBT as the check does', () => {
       },
     })
     expect(readSnbtTree('{a:1} {')).toMatchObject({ ok: false, reason: 'syntax', found: '{' })
+  })
+
+  it("builds with the reader's own builder what the tree holds, and refuses the same texts", () => {
+    // A builder that writes back what it is given: the text as the tree has it, in its order.
+    const echo: SnbtBuilder<string, string[]> = {
+      text: (value, quoted) => (quoted ? JSON.stringify(value) : value),
+      list: (items) => `[${items.join(',')}]`,
+      array: (prefix, words) => `[${prefix};${words.join(',')}]`,
+      compound: () => [],
+      member: (members, name, value) => void members.push(`${name}:${value}`),
+      closed: (members) => `{${members.join(',')}}`,
+    }
+    const text = ` {a:[I;1,-2], "b c":'x',,d:[{}, {e:1b,e:[L;3L]}]} `
+    expect(readSnbtTree(text, echo)).toEqual({
+      ok: true,
+      value: '{a:[I;1,-2],b c:"x",d:[{},{e:1b,e:[L;3L]}]}',
+    })
+    for (const refused of ['{a:1} {', '{a:[1,]}', '"\\t"', '['.repeat(65) + ']'.repeat(65)]) {
+      const { ok, ...tree } = readSnbtTree(refused)
+      expect(ok, refused).toBe(false)
+      expect(readSnbtTree(refused, echo), refused).toEqual({ ok, ...tree })
+    }
   })
 })

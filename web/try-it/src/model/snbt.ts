@@ -1,6 +1,7 @@
 /**
  * SNBT as the model reads it: the display-model check's own reader (`readSnbtTree`, with the
- * check's grammar and limits, nesting to `SNBT_MAX_DEPTH`), its tree turned into plain values.
+ * check's grammar and limits, nesting to `SNBT_MAX_DEPTH`), building plain values as it reads
+ * (no tree of the check's in between: the page reads models of many megabytes).
  * The page has no SNBT parser of its own, so it never draws a model the check reads differently.
  * Words become numbers by Minecraft's suffixes (`b`, `s`, `L`, `f`, `d`; none: an int, or a
  * double when written with a point or an exponent), `true`/`false` the bytes 1 and 0, any other
@@ -11,7 +12,7 @@
 import {
   MAX_SNBT_DEPTH,
   readSnbtTree,
-  type SnbtValue as SnbtTree,
+  type SnbtBuilder,
 } from '../../../../src/export-safety/index.js'
 
 /** The check's limit on SNBT nesting. */
@@ -31,14 +32,12 @@ export type SnbtReading = { ok: true; value: SnbtValue } | { ok: false; message:
 
 /** Reads one SNBT value that spans all of `text` (spaces around it allowed). */
 export function readSnbt(text: string): SnbtReading {
-  const reading = readSnbtTree(text)
+  const values = new PlainValues()
+  const reading = readSnbtTree(text, values)
   if (!reading.ok) return { ok: false, message: reading.message }
-  try {
-    return { ok: true, value: plain(reading.value) }
-  } catch (error) {
-    if (error instanceof NotAnInteger) return { ok: false, message: error.message }
-    throw error
-  }
+  // A refusal of the text's grammar anywhere comes first, as it would from a whole tree.
+  if (values.fault !== null) return { ok: false, message: values.fault }
+  return { ok: true, value: reading.value }
 }
 
 /** Whether a value is a compound (not a list, typed array, number or string). */
@@ -46,40 +45,45 @@ export function isCompound(value: SnbtValue | undefined): value is SnbtCompound 
   return typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value)
 }
 
-class NotAnInteger extends Error {}
+type Entries = Record<string, SnbtValue>
 
-/** The tree's values as plain ones (the tree is at most `SNBT_MAX_DEPTH` deep). */
-function plain(tree: SnbtTree): SnbtValue {
-  switch (tree.kind) {
-    case 'text':
-      return tree.quoted ? tree.value : scalar(tree.value)
-    case 'list':
-      return tree.items.map(plain)
-    case 'array':
-      return typedArray(tree.prefix, tree.items)
-    case 'compound': {
-      const entries = Object.create(null) as Record<string, SnbtValue>
-      for (const [name, value] of tree.members) {
-        // A whole tree keeps every member's value.
-        if (value !== null) entries[name] = plain(value)
-      }
-      return entries
-    }
+/** Builds plain values as the check's reader reads them. */
+class PlainValues implements SnbtBuilder<SnbtValue, Entries> {
+  /** The first typed array that holds a non-integer: the text reads as nothing. */
+  fault: string | null = null
+
+  text(value: string, quoted: boolean): SnbtValue {
+    return quoted ? value : scalar(value)
   }
-}
 
-function typedArray(
-  prefix: 'B' | 'I' | 'L',
-  items: SnbtTree[],
-): Int8Array | Int32Array | BigInt64Array {
-  const words = items.map((item) => {
-    const word = item.kind === 'text' ? item.value : ''
-    if (!INTEGER.test(word)) throw new NotAnInteger(`The SNBT [${prefix};...] holds a non-integer`)
-    return word.replace(/[bsl]$/i, '')
-  })
-  if (prefix === 'B') return Int8Array.from(words, Number)
-  if (prefix === 'I') return Int32Array.from(words, Number)
-  return BigInt64Array.from(words, (word) => BigInt.asIntN(64, BigInt(word)))
+  list(items: SnbtValue[]): SnbtValue {
+    return items
+  }
+
+  array(prefix: 'B' | 'I' | 'L', words: string[]): SnbtValue {
+    for (const [i, word] of words.entries()) {
+      if (!INTEGER.test(word)) {
+        this.fault ??= `The SNBT [${prefix};...] holds a non-integer`
+        return []
+      }
+      words[i] = word.replace(/[bsl]$/i, '')
+    }
+    if (prefix === 'B') return Int8Array.from(words, Number)
+    if (prefix === 'I') return Int32Array.from(words, Number)
+    return BigInt64Array.from(words, (word) => BigInt.asIntN(64, BigInt(word)))
+  }
+
+  compound(): Entries {
+    return Object.create(null) as Entries
+  }
+
+  member(entries: Entries, name: string, value: SnbtValue): void {
+    entries[name] = value
+  }
+
+  closed(entries: Entries): SnbtValue {
+    return entries
+  }
 }
 
 /** A word of Minecraft's integer grammar, `[-+]?\d+[bsl]?` (a typed array's items). */

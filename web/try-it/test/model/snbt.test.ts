@@ -80,6 +80,9 @@ describe('readSnbt', () => {
       l: BigInt64Array.from([9223372036854775807n, -1n]),
     })
     expect(failure('[I;1,x]')).toContain('non-integer')
+    // The first array that holds one is named; a fault of the grammar further on comes first.
+    expect(failure('[[B;1b],[L;y],[I;z]]')).toContain('[L;...] holds a non-integer')
+    expect(failure('[[I;x],{a:1b,}')).toContain('unexpected "end of text"')
   })
 
   it('tolerates what real exports contain: spaces after colons, empty members of compounds', () => {
