@@ -23,21 +23,23 @@ const MAX_PER_HASH = 4
 /**
  * Kept in arrays side by side rather than an object each: what a check keeps is what the
  * collector copies, and a few hundred KiB more of it grow the heap by MiBs (docs/performance.md).
+ * A selector of ASCII characters without a backslash (every editor's) is kept as bytes, outside
+ * the JavaScript heap; any other as a string of its own.
  */
 export class SelectorCache<T> {
   /** The index of the first selector kept of each hash. */
   private readonly firstOfHash = new Map<number, number>()
-  private readonly selectors: string[] = []
+  /** Each kept selector's length. */
+  private readonly lengths: number[] = []
+  /** Where each kept selector's bytes start in `bytes`; -1 for one kept in `strings`. */
+  private readonly byteStarts: number[] = []
+  /** The selectors not kept as bytes, by index; absent for the others. */
+  private readonly strings = new Map<number, string>()
   private readonly verdicts: T[] = []
   /** The index of the next selector of the same hash, or -1. */
   private readonly nextOfHash: number[] = []
-  /**
-   * Where each kept selector's characters start in `bytes`, one byte each; -1 for one with a
-   * character outside ASCII or a backslash, which `getBytes` never finds.
-   */
-  private readonly byteStarts: number[] = []
-  /** Outside the JavaScript heap, as `Offsets` (export-reading.ts); grows as selectors are kept. */
-  private bytes = new DataView(new ArrayBuffer(1024))
+  /** As `Offsets` (export-reading.ts): a full store is replaced by one twice as large. */
+  private bytes = new DataView(new ArrayBuffer(4096))
   private byteCount = 0
   private readonly max: number
   private readonly maxChars: number
@@ -57,11 +59,16 @@ export class SelectorCache<T> {
   get(text: string, from: number, to: number, plainOnly = false): T | undefined {
     const hash = hashOf(text, from, to, plainOnly)
     if (hash < 0) return undefined
+    const length = to - from
     let index = this.firstOfHash.get(hash) ?? -1
     while (index >= 0) {
-      const selector = this.selectors[index]!
-      if (selector.length === to - from && text.startsWith(selector, from)) {
-        return this.verdicts[index]
+      if (this.lengths[index] === length) {
+        const start = this.byteStarts[index]!
+        const same =
+          start >= 0
+            ? sameAsBytes(text, from, this.bytes, start, length)
+            : text.startsWith(this.strings.get(index)!, from)
+        if (same) return this.verdicts[index]
       }
       index = this.nextOfHash[index]!
     }
@@ -76,14 +83,13 @@ export class SelectorCache<T> {
   getBytes(document: DataView, from: number, to: number): T | undefined {
     const hash = hashOfBytes(document, from, to)
     const length = to - from
-    const bytes = this.bytes
     let index = this.firstOfHash.get(hash) ?? -1
     while (index >= 0) {
       const start = this.byteStarts[index]!
       if (
         start >= 0 &&
-        this.selectors[index]!.length === length &&
-        sameBytes(document, from, bytes, start, length)
+        this.lengths[index] === length &&
+        sameBytes(document, from, this.bytes, start, length)
       ) {
         return this.verdicts[index]
       }
@@ -94,19 +100,22 @@ export class SelectorCache<T> {
 
   /** Keeps the verdict of `selector`, while there is room. */
   set(selector: string, verdict: T): void {
-    if (this.selectors.length >= this.max || this.chars + selector.length > this.maxChars) return
+    if (this.lengths.length >= this.max || this.chars + selector.length > this.maxChars) return
     const hash = hashOf(selector, 0, selector.length, false)
     const first = this.firstOfHash.get(hash) ?? -1
     let count = 0
     for (let index = first; index >= 0; index = this.nextOfHash[index]!) count++
     if (count >= MAX_PER_HASH) return
-    this.firstOfHash.set(hash, this.selectors.length)
+    const index = this.lengths.length
+    this.firstOfHash.set(hash, index)
+    const start = this.keepBytes(selector)
     // A copy of its own: a selector cut from a larger text would keep all of that text.
-    this.selectors.push(internalized(selector))
+    if (start < 0) this.strings.set(index, internalized(selector))
+    this.byteStarts.push(start)
+    this.lengths.push(selector.length)
     this.chars += selector.length
     this.verdicts.push(verdict)
     this.nextOfHash.push(first)
-    this.byteStarts.push(this.keepBytes(selector))
   }
 
   /** Copies `selector` into `bytes` when it is ASCII without a backslash: where; else -1. */
@@ -167,6 +176,20 @@ function hashOfBytes(bytes: DataView, from: number, to: number): number {
   for (; at + 4 <= to; at += 4) hash = Math.imul(hash ^ bytes.getInt32(at, true), FNV_PRIME)
   for (; at < to; at++) hash = Math.imul(hash ^ bytes.getUint8(at), FNV_PRIME)
   return hash & 0x3fffffff
+}
+
+/** Whether the `length` characters of `text` from `from` are the bytes of `bytes` from `start`. */
+function sameAsBytes(
+  text: string,
+  from: number,
+  bytes: DataView,
+  start: number,
+  length: number,
+): boolean {
+  for (let at = 0; at < length; at++) {
+    if (text.charCodeAt(from + at) !== bytes.getUint8(start + at)) return false
+  }
+  return true
 }
 
 /** Whether `length` bytes of `a` from `aFrom` are those of `b` from `bFrom`. */
