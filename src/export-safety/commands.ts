@@ -11,7 +11,7 @@ import { checkPartData } from './entities.js'
 import { UnsafeContent } from './refusal.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
 import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
-import { SelectorCache } from './selector-cache.js'
+import { SelectorCache, sameBytes } from './selector-cache.js'
 import { parseSnbtValue, unexpectedAt } from './snbt.js'
 import type { SnbtValue } from './snbt-value.js'
 import {
@@ -32,6 +32,8 @@ import {
 export type CommandPlace = 'frame' | 'hitbox'
 
 const DATA_MERGE_ENTITY = 'data merge entity '
+/** `DATA_MERGE_ENTITY`'s bytes, for `sameBytes`. */
+const DATA_MERGE_BYTES = new DataView(new TextEncoder().encode(DATA_MERGE_ENTITY).buffer)
 
 const NUMBER = PATTERNS.number
 const COORDINATE = PATTERNS.coordinate
@@ -123,15 +125,27 @@ export class CommandCheck {
    * allows. Never refuses: anything else, allowed or not, goes through `check`, which alone
    * names what it found. The form holds no control character: its selector is the model's own
    * (no backslash, so spelled as it reads), its compound words, brackets and plain strings.
+   * `text` is ASCII, its characters the bytes of `document` from `shift` (the document's window
+   * that `JsonStrings.asciiText` gives): the command's word and its selector are compared there,
+   * four bytes at a time.
    */
-  isPlainDataMerge(text: string, from: number, to: number): boolean {
+  isPlainDataMerge(
+    text: string,
+    from: number,
+    to: number,
+    document: DataView,
+    shift: number,
+  ): boolean {
     // Long ones go to `check`, which counts their placeholders as fetched.
-    if (to - from > PLAIN_MAX_CHARS || !text.startsWith(DATA_MERGE_ENTITY, from)) return false
+    if (to - from > PLAIN_MAX_CHARS || to - from < DATA_MERGE_ENTITY.length) return false
+    if (!sameBytes(document, shift + from, DATA_MERGE_BYTES, 0, DATA_MERGE_ENTITY.length)) {
+      return false
+    }
     const selectorStart = from + DATA_MERGE_ENTITY.length
     const selectorEnd = text.indexOf(' ', selectorStart)
     if (selectorEnd < 0 || selectorEnd >= to) return false
     // Without a backslash the selector reads as written; with one, `check` decodes it.
-    let type = this.selectorTypes.get(text, selectorStart, selectorEnd, true)
+    let type = this.selectorTypes.getBytes(document, shift + selectorStart, shift + selectorEnd)
     if (type === undefined) {
       const selector = text.slice(selectorStart, selectorEnd)
       if (selector.includes('\\')) return false

@@ -95,11 +95,26 @@ function valuePattern(type: ValueType, depth = 0): string | null {
   }
 }
 
+/**
+ * The keys that frames set on every part, tried first: the alternatives of a compound's member
+ * exclude each other (distinct names, each followed by ` *:`), so their order changes what is
+ * matched in no way, only how many are tried first.
+ */
+const FREQUENT_KEYS = ['transformation', 'interpolation_duration', 'start_interpolation']
+
+function byFrequency(a: string, b: string): number {
+  const rank = (key: string) => {
+    const at = FREQUENT_KEYS.indexOf(key)
+    return at < 0 ? FREQUENT_KEYS.length : at
+  }
+  return rank(a) - rank(b)
+}
+
 /** For each part type, its compound: that type's keys whose type has a pattern (sticky). */
 export const PLAIN_COMPOUND = Object.fromEntries(
   Object.entries(PART_KEYS).map(([type, keys]) => {
     const members: string[] = []
-    for (const key of keys) {
+    for (const key of [...keys].sort(byFrequency)) {
       const keyType = KEY_TYPES.get(key)
       const value = keyType === undefined ? null : valuePattern(keyType)
       if (value !== null) members.push(`${key} *: *${value}`)

@@ -10,6 +10,11 @@
  *
  * A lookup compares the selector with the kept ones of its hash only, and a hash keeps a few:
  * selectors made to share a hash cost a few comparisons each, never a list.
+ *
+ * The fast path looks selectors up in the document's bytes (`getBytes`): hashed and compared
+ * four bytes at a time through a `DataView`, several times faster than a character at a time,
+ * for the thousands of frame commands of a model. The hash of a string is the same function of
+ * its UTF-16 units, so that an ASCII selector hashes alike either way.
  */
 
 /** Selectors kept per hash: beyond them, a selector is checked again each time. */
@@ -18,14 +23,24 @@ const MAX_PER_HASH = 4
 /**
  * Kept in arrays side by side rather than an object each: what a check keeps is what the
  * collector copies, and a few hundred KiB more of it grow the heap by MiBs (docs/performance.md).
+ * A selector of ASCII characters without a backslash (every editor's) is kept as bytes, outside
+ * the JavaScript heap; any other as a string of its own.
  */
 export class SelectorCache<T> {
   /** The index of the first selector kept of each hash. */
   private readonly firstOfHash = new Map<number, number>()
-  private readonly selectors: string[] = []
+  /** Each kept selector's length. */
+  private readonly lengths: number[] = []
+  /** Where each kept selector's bytes start in `bytes`; -1 for one kept in `strings`. */
+  private readonly byteStarts: number[] = []
+  /** The selectors not kept as bytes, by index; absent for the others. */
+  private readonly strings = new Map<number, string>()
   private readonly verdicts: T[] = []
   /** The index of the next selector of the same hash, or -1. */
   private readonly nextOfHash: number[] = []
+  /** As `Offsets` (export-reading.ts): a full store is replaced by one twice as large. */
+  private bytes = new DataView(new ArrayBuffer(4096))
+  private byteCount = 0
   private readonly max: number
   private readonly maxChars: number
   private chars = 0
@@ -44,10 +59,38 @@ export class SelectorCache<T> {
   get(text: string, from: number, to: number, plainOnly = false): T | undefined {
     const hash = hashOf(text, from, to, plainOnly)
     if (hash < 0) return undefined
+    const length = to - from
     let index = this.firstOfHash.get(hash) ?? -1
     while (index >= 0) {
-      const selector = this.selectors[index]!
-      if (selector.length === to - from && text.startsWith(selector, from)) {
+      if (this.lengths[index] === length) {
+        const start = this.byteStarts[index]!
+        const same =
+          start >= 0
+            ? sameAsBytes(text, from, this.bytes, start, length)
+            : text.startsWith(this.strings.get(index)!, from)
+        if (same) return this.verdicts[index]
+      }
+      index = this.nextOfHash[index]!
+    }
+    return undefined
+  }
+
+  /**
+   * The verdict kept for the selector whose characters are the bytes `[from, to)` of
+   * `document`, one byte each (ASCII), or undefined; one holding a backslash is never found, as
+   * `get`'s `plainOnly`.
+   */
+  getBytes(document: DataView, from: number, to: number): T | undefined {
+    const hash = hashOfBytes(document, from, to)
+    const length = to - from
+    let index = this.firstOfHash.get(hash) ?? -1
+    while (index >= 0) {
+      const start = this.byteStarts[index]!
+      if (
+        start >= 0 &&
+        this.lengths[index] === length &&
+        sameBytes(document, from, this.bytes, start, length)
+      ) {
         return this.verdicts[index]
       }
       index = this.nextOfHash[index]!
@@ -57,33 +100,112 @@ export class SelectorCache<T> {
 
   /** Keeps the verdict of `selector`, while there is room. */
   set(selector: string, verdict: T): void {
-    if (this.selectors.length >= this.max || this.chars + selector.length > this.maxChars) return
+    if (this.lengths.length >= this.max || this.chars + selector.length > this.maxChars) return
     const hash = hashOf(selector, 0, selector.length, false)
     const first = this.firstOfHash.get(hash) ?? -1
     let count = 0
     for (let index = first; index >= 0; index = this.nextOfHash[index]!) count++
     if (count >= MAX_PER_HASH) return
-    this.firstOfHash.set(hash, this.selectors.length)
+    const index = this.lengths.length
+    this.firstOfHash.set(hash, index)
+    const start = this.keepBytes(selector)
     // A copy of its own: a selector cut from a larger text would keep all of that text.
-    this.selectors.push(internalized(selector))
+    if (start < 0) this.strings.set(index, internalized(selector))
+    this.byteStarts.push(start)
+    this.lengths.push(selector.length)
     this.chars += selector.length
     this.verdicts.push(verdict)
     this.nextOfHash.push(first)
   }
+
+  /** Copies `selector` into `bytes` when it is ASCII without a backslash: where; else -1. */
+  private keepBytes(selector: string): number {
+    for (let at = 0; at < selector.length; at++) {
+      const unit = selector.charCodeAt(at)
+      if (unit >= 0x80 || unit === BACKSLASH) return -1
+    }
+    if (this.byteCount + selector.length > this.bytes.byteLength) {
+      const larger = new Uint8Array(2 * (this.byteCount + selector.length))
+      larger.set(new Uint8Array(this.bytes.buffer, 0, this.byteCount))
+      this.bytes = new DataView(larger.buffer)
+    }
+    const start = this.byteCount
+    for (let at = 0; at < selector.length; at++) {
+      this.bytes.setUint8(start + at, selector.charCodeAt(at))
+    }
+    this.byteCount += selector.length
+    return start
+  }
 }
 
+const BACKSLASH = 0x5c
+const FNV_BASIS = 0x811c9dc5
+const FNV_PRIME = 0x01000193
+
 /**
- * FNV-1a over the UTF-16 units of `[from, to)`, within 30 bits (a small integer in V8: a key
- * that needs no allocation); -1 when `plainOnly` and one of them is `\`.
+ * FNV-1a over the UTF-16 units of `[from, to)` taken four at a time (each group as one 32-bit
+ * word, the first unit lowest), the rest one at a time; within 30 bits (a small integer in V8: a
+ * key that needs no allocation); -1 when `plainOnly` and one of them is `\`. For ASCII it is
+ * `hashOfBytes` of its bytes.
  */
 function hashOf(text: string, from: number, to: number, plainOnly: boolean): number {
-  let hash = 0x811c9dc5
-  for (let at = from; at < to; at++) {
+  let hash = FNV_BASIS
+  let at = from
+  for (; at + 4 <= to; at += 4) {
+    const a = text.charCodeAt(at)
+    const b = text.charCodeAt(at + 1)
+    const c = text.charCodeAt(at + 2)
+    const d = text.charCodeAt(at + 3)
+    if (plainOnly && (a === BACKSLASH || b === BACKSLASH || c === BACKSLASH || d === BACKSLASH)) {
+      return -1
+    }
+    hash = Math.imul(hash ^ (a | (b << 8) | (c << 16) | (d << 24)), FNV_PRIME)
+  }
+  for (; at < to; at++) {
     const unit = text.charCodeAt(at)
-    if (plainOnly && unit === 0x5c) return -1
-    hash = Math.imul(hash ^ unit, 0x01000193)
+    if (plainOnly && unit === BACKSLASH) return -1
+    hash = Math.imul(hash ^ unit, FNV_PRIME)
   }
   return hash & 0x3fffffff
+}
+
+/** `hashOf` of the bytes `[from, to)` of `bytes` read as characters. */
+function hashOfBytes(bytes: DataView, from: number, to: number): number {
+  let hash = FNV_BASIS
+  let at = from
+  for (; at + 4 <= to; at += 4) hash = Math.imul(hash ^ bytes.getInt32(at, true), FNV_PRIME)
+  for (; at < to; at++) hash = Math.imul(hash ^ bytes.getUint8(at), FNV_PRIME)
+  return hash & 0x3fffffff
+}
+
+/** Whether the `length` characters of `text` from `from` are the bytes of `bytes` from `start`. */
+function sameAsBytes(
+  text: string,
+  from: number,
+  bytes: DataView,
+  start: number,
+  length: number,
+): boolean {
+  for (let at = 0; at < length; at++) {
+    if (text.charCodeAt(from + at) !== bytes.getUint8(start + at)) return false
+  }
+  return true
+}
+
+/** Whether `length` bytes of `a` from `aFrom` are those of `b` from `bFrom`. */
+export function sameBytes(
+  a: DataView,
+  aFrom: number,
+  b: DataView,
+  bFrom: number,
+  length: number,
+): boolean {
+  let at = 0
+  for (; at + 4 <= length; at += 4) {
+    if (a.getInt32(aFrom + at, true) !== b.getInt32(bFrom + at, true)) return false
+  }
+  for (; at < length; at++) if (a.getUint8(aFrom + at) !== b.getUint8(bFrom + at)) return false
+  return true
 }
 
 /**

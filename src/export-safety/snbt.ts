@@ -102,6 +102,60 @@ function isWordUnit(unit: number): boolean {
 /** A list of unquoted words, spaces allowed around them and the commas: `[0f, 1.5f,-2f]`. */
 const WORD_LIST = /\[ *[0-9A-Za-z_\-.+]+(?: *, *[0-9A-Za-z_\-.+]+)* *\]/y
 
+/** `numberListPattern`'s answers, by list type. */
+const NUMBER_LISTS = new WeakMap<ValueType, RegExp | null>()
+
+/**
+ * For a list of decimal numbers (`of` a number type that is not `integer`: its words are checked
+ * by their pattern alone, `isNumberWord`), a sticky pattern of the whole list, `[` to `]`, that
+ * matches exactly what `typedList` reads item by item without a fault: spaces where `spaces`
+ * skips them, each item a whole word (no word character after it) that the number pattern
+ * matches, `length` items when given. Null for any other list.
+ */
+function numberListPattern(type: ValueType & { kind: 'list' }): RegExp | null {
+  let pattern = NUMBER_LISTS.get(type)
+  if (pattern !== undefined) return pattern
+  pattern = null
+  const of = type.of
+  const source = of.kind === 'number' ? of.pattern.source : ''
+  const wordChars = of.kind === 'number' && [...of.suffixes].every((suffix) => WORD.test(suffix))
+  if (of.kind === 'number' && !of.integer && wordChars && isAnchoredWhole(source)) {
+    const item = `(?:${source.slice(1, -1)})(?![0-9A-Za-z_\\-.+])`
+    const items =
+      type.length === null
+        ? `(?:${item}(?: *, *${item})* *)?`
+        : type.length === 0
+          ? ''
+          : `${item}(?: *, *${item}){${type.length - 1}} *`
+    pattern = new RegExp(`\\[ *${items}\\]`, 'y')
+  }
+  NUMBER_LISTS.set(type, pattern)
+  return pattern
+}
+
+/**
+ * Whether the pattern `source` is `^...$` with no alternative outside its groups, so that
+ * what stands between the anchors matches as one group (types.ts writes number patterns so).
+ */
+function isAnchoredWhole(source: string): boolean {
+  if (!source.startsWith('^') || !source.endsWith('$') || source.endsWith('\\$')) return false
+  let depth = 0
+  let inClass = false
+  for (let i = 1; i < source.length - 1; i++) {
+    const char = source[i]
+    if (char === '\\') i++
+    else if (inClass) inClass = char !== ']'
+    else if (char === '[') inClass = true
+    else if (char === '(') depth++
+    else if (char === ')') depth--
+    else if (char === '|' && depth === 0) return false
+  }
+  return depth === 0 && !inClass
+}
+
+/** Characters that may stand in a word (`isWordUnit`), or none. */
+const WORD = /^[0-9A-Za-z_\-.+]*$/
+
 /** A parse of `text` from `start`; `end` is where the value ends. */
 export interface SnbtParse {
   value: SnbtValue
@@ -507,6 +561,18 @@ class SnbtParser {
   private typedList(type: ValueType & { kind: 'list' | 'array' }, depth: number): void {
     this.enter(depth)
     const text = this.text
+    if (type.kind === 'list') {
+      // A list of decimal numbers (a transformation's sixteen) in one native match when it is
+      // well formed; anything else is read item by item below, which names the fault.
+      const whole = numberListPattern(type)
+      if (whole !== null) {
+        whole.lastIndex = this.position
+        if (whole.test(text)) {
+          this.position = whole.lastIndex
+          return
+        }
+      }
+    }
     this.position++
     if (type.kind === 'array') {
       if (text[this.position] !== type.prefix) this.typeFault()

@@ -33,29 +33,42 @@ export function mayNest(text: string): boolean {
  */
 export function cutsBetween(text: string, ends: readonly number[]): boolean {
   let depth = 0
-  let inQuotes = false
-  let quote = 0
   let cut = 0
+  // Only quotes, brackets and commas change the walk: the characters between them are skipped
+  // by a table outside quotes and by a native search for the closing quote inside.
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inQuotes) {
-      if (c === quote) {
-        let escapes = 0
-        for (let j = i - 1; j >= 0 && text.charCodeAt(j) === 0x5c; j--) escapes++
-        if (escapes % 2 === 0) inQuotes = false
-      }
-    } else if (c === 0x22 || c === 0x27) {
-      inQuotes = true
-      quote = c
+    if (c >= 0x80 || CUT_WALK[c] === 0) continue
+    if (c === 0x22 || c === 0x27) {
+      i = closingQuote(text, i)
+      if (i < 0) break
     } else if (c === 0x7b || c === 0x5b) depth++
     else if (c === 0x7d || c === 0x5d) depth--
-    else if (c === 0x2c && depth === 0) {
-      // Each cut must be the comma right after a compound but the last.
+    else if (depth === 0) {
+      // A comma: each cut must be the comma right after a compound but the last.
       if (cut >= ends.length - 1 || ends[cut] !== i) return false
       cut++
     }
   }
   return cut === ends.length - 1
+}
+
+/** The characters that change `cutsBetween`'s walk outside quotes: quotes, brackets, commas. */
+const CUT_WALK = new Uint8Array(0x80)
+for (const char of '"\'{}[],') CUT_WALK[char.charCodeAt(0)] = 1
+
+/**
+ * Where the quote opened at `open` of `text` closes: its next quote character with an even
+ * number of backslashes before it; -1 when none does (the walk ends inside the quotes).
+ */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open]!
+  for (let i = text.indexOf(quote, open + 1); i >= 0; i = text.indexOf(quote, i + 1)) {
+    let escapes = 0
+    for (let j = i - 1; j >= 0 && text.charCodeAt(j) === 0x5c; j--) escapes++
+    if (escapes % 2 === 0) return i
+  }
+  return -1
 }
 
 /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
