@@ -19,6 +19,8 @@ export const HIGH_LIMITS = {
   // Misses are counted (the 404 case pays the call that counts them), never penalized.
   RATE_LIMIT_CLIENT_MISSES: '999999999/3600',
   RATE_LIMIT_PREFIX_MISSES: '999999999/3600',
+  // The 404 case's 1,024 addresses share one /16 (its misses are asked of it before the answer).
+  RATE_LIMIT_WIDE_MISSES: '999999999/3600',
 }
 /**
  * `RATE_LIMIT_FLUSH_SECONDS` of the Workers with a limiter: the limiter's storage work trails
