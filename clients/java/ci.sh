@@ -11,8 +11,9 @@
 #                                 every test against the jar; the tests start the service with
 #                                 `npm start`, so `npm ci` comes first); then the install routes,
 #                                 blocks `maven`, `maven-offline` and `gradle`, each exactly as
-#                                 printed, from a clean start, in a home of its own. The last line
-#                                 is Surefire's summary.
+#                                 printed, from a clean start, in a home of its own, and
+#                                 `maven-offline` again in a home whose ~/.m2 builds against Maven
+#                                 Central have filled. The last line is Surefire's summary.
 set -euo pipefail
 cd "$(dirname "$0")"
 client="$PWD"
@@ -96,6 +97,39 @@ clean_start() {
     "$homes/$1"
   mkdir -p "$homes/$1"
 }
+# A ~/.m2/repository as a developer's builds against Maven Central leave it: some artifacts, and
+# a plugin the example consumer uses, maven-compiler-plugin 3.10.1, with the POM Maven Central
+# ships (its dependencies at their own versions, here plexus-utils 3.4.1, which Debian's
+# repository lacks; Debian's POM of it names version `debian`). The offline route must neither
+# read nor write it.
+used_m2() {
+  local repo="$1" debian=/usr/share/maven-repo plugin=org/apache/maven/plugins/maven-compiler-plugin/3.10.1
+  mkdir -p "$repo/$plugin"
+  for artifact in commons-io/commons-io org/apache/commons/commons-lang3 org/codehaus/plexus/plexus-utils; do
+    [ -d "$debian/$artifact" ] && mkdir -p "$repo/$artifact" && cp -r "$debian/$artifact/." "$repo/$artifact/"
+  done
+  cp "$debian/$plugin/maven-compiler-plugin-3.10.1.jar" "$repo/$plugin/"
+  cat >"$repo/$plugin/maven-compiler-plugin-3.10.1.pom" <<'POM'
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.apache.maven.plugins</groupId>
+  <artifactId>maven-compiler-plugin</artifactId>
+  <version>3.10.1</version>
+  <packaging>maven-plugin</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>org.codehaus.plexus</groupId>
+      <artifactId>plexus-utils</artifactId>
+      <version>3.4.1</version>
+    </dependency>
+  </dependencies>
+</project>
+POM
+  printf 'maven-compiler-plugin-3.10.1.jar>central=\nmaven-compiler-plugin-3.10.1.pom>central=\n' \
+    >"$repo/$plugin/_remote.repositories"
+}
+m2_listing() { (cd "$1" && find . -type f -exec md5sum {} + | sort); }
 install_routes() {
   clean_start maven
   mkdir -p "$homes/maven/.m2" && cp "$client/debian-settings.xml" "$homes/maven/.m2/settings.xml"
@@ -107,6 +141,16 @@ install_routes() {
   MAVEN_OPTS="-Duser.home=$homes/maven-offline" run_block maven-offline
   [ -f "$client/examples/target/print-model-1.0.jar" ]
   printf 'Install route: Maven, offline with debian-settings.xml: OK\n'
+
+  clean_start maven-offline-used
+  used_m2 "$homes/maven-offline-used/.m2/repository"
+  local before
+  before=$(m2_listing "$homes/maven-offline-used/.m2/repository")
+  MAVEN_OPTS="-Duser.home=$homes/maven-offline-used" run_block maven-offline
+  [ -f "$client/examples/target/print-model-1.0.jar" ]
+  [ "$(m2_listing "$homes/maven-offline-used/.m2/repository")" = "$before" ] ||
+    { echo "The offline route changed the used ~/.m2/repository" >&2; return 1; }
+  printf 'Install route: Maven, offline with debian-settings.xml, beside a used ~/.m2: OK\n'
 
   clean_start gradle
   echo 'org.gradle.daemon=false' >"$homes/gradle/gradle.properties"
