@@ -28,7 +28,7 @@ import {
   RateLimitedError,
 } from './errors.js'
 import { SERVER_API_PATH } from '../contract/routes.js'
-import { EXPIRES_IN_HEADER } from '../contract/wire.js'
+import { EXPIRES_IN_HEADER, TAG_HEADER } from '../contract/wire.js'
 import {
   rateLimitState,
   retryAfterSeconds,
@@ -109,8 +109,16 @@ export interface ExportContent {
 export interface ExportResult<C = ExportContent> {
   /** The export's content, with the tag substituted. */
   content: C
-  /** The tag it was fetched with (its parts' tags begin with it), or null when none was sent. */
+  /** The tag it was fetched with, as sent, or null when none was sent. */
   tag: string | null
+  /**
+   * The tag the service wrote into `content` (its parts' tags begin with it), as it said in
+   * `X-Export-Tag`: `tag` as sanitized (only ASCII letters, digits, `_` and `-`, at most 100),
+   * or the deployment's default tag when none was sent or nothing was left of it. It differs
+   * from `tag` when sanitizing changed it. Null when the response did not say (a service older
+   * than API 1.2.0, or a proxy that dropped the header).
+   */
+  servedTag: string | null
   /** Whole seconds the export has left, or null when the response did not say. */
   expiresInSeconds: number | null
   /** The rate-limit state after this request, or null when the response carried none. */
@@ -230,6 +238,7 @@ function readExport<C>(
   }
   return {
     content: content as C,
+    servedTag: response.headers.get(TAG_HEADER),
     expiresInSeconds: wholeNumberHeader(response.headers, EXPIRES_IN_HEADER),
     rateLimit: rateLimitState(response.headers),
     waitedSeconds,

@@ -28,8 +28,8 @@ export {
 } from './errors.js'
 export { MAX_ERROR_BODY_CHARS } from './error-body.js'
 export type { DeprecationListener, DeprecationNotice } from './deprecation.js'
+export { checkExportSafety } from './check-export-safety.js'
 export {
-  checkExportSafety,
   UNSAFE_REASONS,
   type ExportSafety,
   type ExportSafetyOptions,

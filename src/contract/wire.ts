@@ -15,6 +15,11 @@ export const EDITOR_STATUS_METHODS = 'GET'
 
 /** Whole seconds an export has left (a duration, like `X-RateLimit-Reset`). */
 export const EXPIRES_IN_HEADER = 'X-Export-Expires-In'
+/**
+ * The tag written into the export: the `tag` asked for as sanitized (docs/api.md#parameters), or
+ * the default tag. A caller whose tag lost characters, or was cut, reads here what its parts carry.
+ */
+export const TAG_HEADER = 'X-Export-Tag'
 /** Whole seconds to wait before retrying (RFC 9110 section 10.2.3). */
 export const RETRY_AFTER_HEADER = 'Retry-After'
 /** The challenge of an editor API request without a valid token (RFC 6750 section 3). */
@@ -53,6 +58,7 @@ export const EXPOSED_HEADERS = [
   DEPRECATION_HEADER,
   SUNSET_HEADER,
   LINK_HEADER,
+  TAG_HEADER,
 ]
 
 /** The largest export: Workers KV's largest value, 25 MiB. */

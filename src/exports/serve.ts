@@ -3,7 +3,7 @@ import type { Env } from '../config'
 import { note } from '../observability'
 import { admission, notAdmitted } from '../rate-limit'
 import { ServiceFailure } from '../http'
-import { EXPIRES_IN_HEADER } from '../contract/wire'
+import { EXPIRES_IN_HEADER, TAG_HEADER } from '../contract/wire'
 import { readGraceCopy } from './grace-copy-read'
 import { isPublicationId } from '../contract/publication-id'
 import { openExport, substitutedLength, type StoredExport } from '../storage'
@@ -48,6 +48,7 @@ export async function serveExport(c: Context<{ Bindings: Env }>): Promise<Respon
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     [EXPIRES_IN_HEADER]: String(Math.floor((stored.metadata.expiresAt - now) / 1000)),
+    [TAG_HEADER]: tag,
   }
   if (c.req.method === 'HEAD') {
     void stored.body.cancel()

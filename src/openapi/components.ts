@@ -17,6 +17,7 @@ import {
   LINK_HEADER,
   RETRY_AFTER_HEADER,
   SUNSET_HEADER,
+  TAG_HEADER,
   type ErrorCode,
 } from '../contract/wire'
 import { SERVER_API_PATH } from '../contract/routes'
@@ -37,7 +38,7 @@ export const HEADERS = {
   }),
   'Access-Control-Allow-Headers': header('Any request header is allowed.', { const: '*' }),
   'Access-Control-Expose-Headers': header(
-    `The headers browser scripts may read: \`${RETRY_AFTER_HEADER}\`, the rate-limit headers, \`${EXPIRES_IN_HEADER}\`, \`Content-Length\` and the deprecation headers (\`${DEPRECATION_HEADER}\`, \`${SUNSET_HEADER}\`, \`${LINK_HEADER}\`).`,
+    `The headers browser scripts may read: \`${RETRY_AFTER_HEADER}\`, the rate-limit headers, \`${EXPIRES_IN_HEADER}\`, \`Content-Length\`, the deprecation headers (\`${DEPRECATION_HEADER}\`, \`${SUNSET_HEADER}\`, \`${LINK_HEADER}\`) and \`${TAG_HEADER}\`.`,
     { type: 'string' },
   ),
   'Access-Control-Max-Age': header('Seconds a browser may cache this preflight answer.', {
@@ -66,6 +67,10 @@ export const HEADERS = {
   [EXPIRES_IN_HEADER]: header(
     'Whole seconds the export has left before it expires: a duration, not a timestamp.',
     WHOLE_SECONDS,
+  ),
+  [TAG_HEADER]: header(
+    'The tag written into the export in place of `[MODELSERVERTAG]`: the `tag` asked for as sanitized (only ASCII letters, digits, `_` and `-` kept, at most 100), or the default tag when none was asked for or nothing was left. It differs from the tag asked for when sanitizing changed it.',
+    { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' },
   ),
   [RETRY_AFTER_HEADER]: header(
     'Whole seconds to wait before retrying; on 429 it is authoritative and equals `error.retryAfterSeconds`.',

@@ -7,6 +7,7 @@ import {
   DEFAULT_TAG,
   DEPRECATION_HEADER,
   EXPIRES_IN_HEADER,
+  TAG_HEADER,
   LINK_HEADER,
   MAX_EXPORT_BYTES,
   MAX_TAG_LENGTH,
@@ -67,7 +68,7 @@ function exportResponses(withBody: boolean): Schema {
     '200': {
       description: 'The export, with the tag substituted.' + RATE_LIMIT_NOTE,
       headers: headers(
-        [...CORS, ...NO_STORE, ...ENCODED, EXPIRES_IN_HEADER],
+        [...CORS, ...NO_STORE, ...ENCODED, EXPIRES_IN_HEADER, TAG_HEADER],
         [...LENGTH_OR_ENCODING, ...RATE_LIMIT, ...DEPRECATION],
       ),
       ...body({ $ref: '#/components/schemas/Export' }),
@@ -109,7 +110,7 @@ const TAG_PARAMETER = {
   required: false,
   description:
     'Replaces `[MODELSERVERTAG]` in every string of the export. ASCII letters, digits, `_` and `-` are kept (case preserved), other characters removed, ' +
-    `the result cut to ${MAX_TAG_LENGTH} characters; missing or empty means the deployment's default tag, \`${DEFAULT_TAG}\` unless its operator set \`DEFAULT_TAG\` (\`bde\` where it takes over from the editor's original service).`,
+    `the result cut to ${MAX_TAG_LENGTH} characters; missing or empty means the deployment's default tag, \`${DEFAULT_TAG}\` unless its operator set \`DEFAULT_TAG\` (\`bde\` where it takes over from the editor's original service). A 200 says the tag it used in \`${TAG_HEADER}\`.`,
   schema: { type: 'string' },
   example: 'gate_1',
 }

@@ -27,6 +27,7 @@ const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root","x"],"project_id":"p-1"
 const READ_HEADERS = [
   ...BODY_HEADERS,
   'x-export-expires-in',
+  'x-export-tag',
   'retry-after',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
@@ -84,6 +85,7 @@ const brokenKv = {
 /** Every documented case of `/server-api`, by the name golden-answers.json gives it. */
 const CASES: Record<string, () => Promise<Response>> = {
   'GET 200 with a tag': () => ask(`/server-api?id=${ID}&tag=gate_1`),
+  'GET 200 with a tag sanitizing changes': () => ask(`/server-api?id=${ID}&tag=gate%201!`),
   'GET 200 without a tag': () => ask(`/server-api?id=${ID}`),
   'GET 200 gzip': () =>
     ask(`/server-api?id=${ID}&tag=gate_1`, { headers: { 'Accept-Encoding': 'gzip' } }),
