@@ -10,6 +10,7 @@ import bench from '../../docs/bench-latest.json'
 import operations from '../../docs/operations.md?raw'
 import performance from '../../docs/performance.md?raw'
 import readme from '../../README.md?raw'
+import benchReadme from '../../scripts/bench/README.md?raw'
 import { flat, prose, section, tableRows } from '../support/markdown'
 
 type Row = (typeof bench.rows)[number]
@@ -88,6 +89,12 @@ const CLAIMS: Record<string, { text: string; claims: string[] }> = {
     claims: [
       `The latest full run, ${runMinute}`,
       `GET of a 457 KiB export at ${ratio(GET)} of a KV pass-through Worker and HEAD at ${ratio(HEAD)} of a KV metadata read`,
+    ],
+  },
+  'docs/performance.md, in short': {
+    text: prose(section(performance, '## In short')),
+    claims: [
+      `GET of a 457 KiB export at ${ratio(GET)} of a KV pass-through Worker and HEAD at ${ratio(HEAD)} of a KV metadata read`,
       `${ratio(FLOOR_COLD)} cold, ${ratio(FLOOR_WARM)} warm`,
       `substitution at ${range(SUBSTITUTION_A('workerd'))}x of`,
       `in workerd and ${range(SUBSTITUTION_A('Node'))}x in Node`,
@@ -119,7 +126,20 @@ const CLAIMS: Record<string, { text: string; claims: string[] }> = {
   },
 }
 
+/** How long the latest full run took, as the docs give it: `18.5 minutes`. */
+const benchMinutes = `${(bench.seconds / 60).toFixed(1)} minutes on 2 cores (the latest full run)`
+
 describe('figures taken from docs/bench-latest.json', () => {
+  it.each([
+    ['README.md', section(readme, '## Test and benchmark')],
+    ['docs/performance.md', performance],
+    ['scripts/bench/README.md', benchReadme],
+  ])("%s's `npm run bench` line says how long the latest full run took", (_, text) => {
+    const line = text.split('\n').find((l) => /^npm run bench +#/.test(l))
+    expect(line, 'the line of a plain `npm run bench`').toContain(`# ${benchMinutes}`)
+    expect(bench.machine.nproc).toBe(2)
+  })
+
   it.each(Object.entries(CLAIMS))('%s says what the run measured', (_, { text, claims }) => {
     const missing = claims.filter((claim) => !text.includes(flat(claim)))
     expect(missing, 'claims that do not read so in the document').toEqual([])
@@ -164,8 +184,8 @@ describe('figures taken from docs/bench-latest.json', () => {
     }
     const limiterShare = `${cents(figure(ONE_OFF_COST.subject))} and ${cents(figure(BUSY_COST.subject))} here`
     expect(prose(section(operations, '## Cost per million retrievals'))).toContain(limiterShare)
-    // The README's figure in all is the table's.
-    expect(prose(section(readme, '## Performance'))).toContain(
+    // The figure in all that docs/performance.md gives in short is the table's.
+    expect(prose(section(performance, '## In short'))).toContain(
       `(${line('**total**')[5]!.replace(/\*/g, '')} with logs and metrics)`,
     )
   })

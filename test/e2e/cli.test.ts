@@ -59,6 +59,20 @@ describe('npm run publish', () => {
     expect(stdout).toContain(`curl '${service.url}/server-api?id=${id}&tag=model'`)
   })
 
+  it("prints the lines the README's quick start shows, in its order", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const command = 'npm run publish -- fixtures/reading-41-displays.json\n'
+    const block = readme.slice(readme.indexOf(command) + command.length)
+    const shown = block.slice(0, block.indexOf('```')).trimEnd().split('\n')
+    expect(shown.every((line) => line.startsWith('# '))).toBe(true)
+    const { stdout } = await publishCli(FIXTURE, '--url', service.url, '--token', E2E_PUBLISH_TOKEN)
+    const printed = stdout.trimEnd().split('\n')
+    // A line's label: `Published <file> as`, `Expires:`, `Quick command:`, `Fetch it:`.
+    const label = (line: string) => /^(Published \S+ as|[A-Z][A-Za-z ]*:) /.exec(line)?.[1]
+    expect(printed.map(label)).toEqual(shown.map((line) => label(line.slice(2))))
+    expect(printed.map(label)).not.toContain(undefined)
+  })
+
   it('refuses every refused test vector, naming its path, and publishes an allowed one', async () => {
     const manifest = JSON.parse(readFileSync(new URL('manifest.json', VECTORS), 'utf8')) as {
       file: string

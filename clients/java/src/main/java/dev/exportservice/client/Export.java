@@ -15,6 +15,8 @@ public final class Export {
   private final boolean checkSafety;
   /** The tag the service put in place of the placeholder, or null when the caller cannot know it. */
   private final String tag;
+  /** The tag the service said it used ({@code X-Export-Tag}), or null when it did not say. */
+  private final String servedTag;
   private volatile Model model;
 
   /**
@@ -26,11 +28,32 @@ public final class Export {
    * @param rateLimit the rate-limit state, or null when the response carried none
    */
   public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit) {
-    this(bytes.clone(), expiresInSeconds, rateLimit, true, null);
+    this(bytes, expiresInSeconds, rateLimit, null);
   }
 
-  private Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit, boolean checkSafety, String tag) {
+  /**
+   * An export the service said it served under {@code servedTag}; for tests of code that
+   * consumes one. {@code bytes} is copied. Its {@link #model()} is checked against the
+   * display-model vocabulary.
+   *
+   * @param bytes the document's bytes
+   * @param expiresInSeconds whole seconds the export has left, or -1 when not said
+   * @param rateLimit the rate-limit state, or null when the response carried none
+   * @param servedTag the tag the service said it wrote into the export, or null when not said
+   */
+  public Export(byte[] bytes, long expiresInSeconds, RateLimit rateLimit, String servedTag) {
+    this(bytes.clone(), expiresInSeconds, rateLimit, true, null, servedTag);
+  }
+
+  private Export(
+      byte[] bytes,
+      long expiresInSeconds,
+      RateLimit rateLimit,
+      boolean checkSafety,
+      String tag,
+      String servedTag) {
     this.tag = tag;
+    this.servedTag = servedTag;
     this.bytes = bytes;
     this.body = new String(this.bytes, StandardCharsets.UTF_8);
     this.expiresInSeconds = expiresInSeconds;
@@ -52,7 +75,8 @@ public final class Export {
             ResponseHeaders.wholeNumber(response.headers(), ResponseHeaders.EXPIRES_IN),
             ResponseHeaders.rateLimit(response.headers()),
             !allowUnsafe,
-            tag);
+            tag,
+            ResponseHeaders.tag(response.headers()));
     if (!allowUnsafe) export.model();
     return export;
   }
@@ -108,6 +132,19 @@ public final class Export {
   /** {@return the rate-limit state after this request, or null when the response carried none} */
   public RateLimit rateLimit() {
     return rateLimit;
+  }
+
+  /**
+   * The tag the service wrote into the export ({@code X-Export-Tag}): the tag asked for with
+   * every character but ASCII letters, digits, {@code _} and {@code -} dropped and cut to 100,
+   * or the service's default tag when nothing was left. It differs from the tag asked for when
+   * the service changed it; the model's parts carry it ({@link Model#tag()}).
+   *
+   * @return the tag the service said it used, or null when the response did not say (a service
+   *     older than API 1.2.0, or a proxy that dropped the header)
+   */
+  public String servedTag() {
+    return servedTag;
   }
 
   @Override

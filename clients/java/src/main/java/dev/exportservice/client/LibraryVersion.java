@@ -9,7 +9,7 @@ import java.util.Properties;
 final class LibraryVersion {
   static final String NAME;
   static final String VERSION;
-  /** The User-Agent product token, e.g. {@code export-client/0.4.0}. */
+  /** The User-Agent product token, e.g. {@code export-client/0.5.0}. */
   static final String PRODUCT;
 
   static {

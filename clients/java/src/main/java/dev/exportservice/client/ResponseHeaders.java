@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
 final class ResponseHeaders {
   /** Whole seconds an export has left (a duration, like {@code X-RateLimit-Reset}). */
   static final String EXPIRES_IN = "X-Export-Expires-In";
+  /** The tag the service wrote into the export: the tag asked for as sanitized, or the default. */
+  static final String TAG = "X-Export-Tag";
 
   static final String RETRY_AFTER = "Retry-After";
   static final String LIMIT = "X-RateLimit-Limit";
@@ -36,12 +38,19 @@ final class ResponseHeaders {
   static final String LINK = "Link";
 
   private static final Pattern WHOLE_NUMBER = Pattern.compile("[0-9]{1,18}");
+  private static final Pattern TAG_VALUE = Pattern.compile("[A-Za-z0-9_-]{1,100}");
 
   private ResponseHeaders() {}
 
   /** A header holding a whole number, or -1. */
   static long wholeNumber(HttpHeaders headers, String name) {
     return wholeNumber(headers.firstValue(name).orElse(null));
+  }
+
+  /** {@code X-Export-Tag}: a tag as the service keeps one, or null when missing or not a tag. */
+  static String tag(HttpHeaders headers) {
+    String value = headers.firstValue(TAG).map(String::strip).orElse(null);
+    return value != null && TAG_VALUE.matcher(value).matches() ? value : null;
   }
 
   /** {@code Retry-After} in whole seconds: delay-seconds or an HTTP date (RFC 9110 10.2.3). */

@@ -17,6 +17,16 @@ class ResponseHeadersTest {
   }
 
   @Test
+  void theServedTagIsATagOrNotSaid() {
+    assertEquals("gate1", ResponseHeaders.tag(headers(Map.of("X-Export-Tag", "gate1"))));
+    assertEquals("x".repeat(100), ResponseHeaders.tag(headers(Map.of("X-Export-Tag", "x".repeat(100)))));
+    assertNull(ResponseHeaders.tag(headers(Map.of())));
+    for (String unreadable : List.of("", "a b", "x".repeat(101), "gate;1", "modèle")) {
+      assertNull(ResponseHeaders.tag(headers(Map.of("X-Export-Tag", unreadable))), unreadable);
+    }
+  }
+
+  @Test
   void retryAfterIsSecondsOrAnHttpDate() {
     Instant now = Instant.parse("2026-11-24T12:00:00Z");
     assertEquals(7, ResponseHeaders.retryAfterSeconds(headers(Map.of("Retry-After", " 7 ")), now));

@@ -14,7 +14,7 @@ import java.util.concurrent.Executors;
  * the one client, a command fetches off the main thread, and the answer hops back to the main
  * thread (here a single thread standing in for the server's scheduler) to be used.
  *
- * <pre>java -cp export-client-0.4.0.jar:print-model-1.0.jar com.example.printmodel.PrintModel http://127.0.0.1:8787 123456</pre>
+ * <pre>java -cp export-client-0.5.0.jar:print-model-1.0.jar com.example.printmodel.PrintModel http://127.0.0.1:8787 123456</pre>
  *
  * prints the model published under that ID, fetched under the tag {@code printed_1}, and exits
  * with 1 when the fetch failed.

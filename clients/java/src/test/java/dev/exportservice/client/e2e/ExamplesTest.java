@@ -63,7 +63,7 @@ class ExamplesTest {
               .length();
       Matcher said =
           Pattern.compile(
-                  "(\\d+) chars, (\\d+) bytes, expires in (\\d+) s, (\\d+) of 120 requests left; "
+                  "(\\d+) chars, (\\d+) bytes, expires in (\\d+) s, (\\d+) of 120 requests left, tag my_model_1; "
                       + "HEAD: (\\d+) bytes, expires in (\\d+) s\\n"
                       + Pattern.quote(
                           "80 parts tagged my_model_1; default: 78 ticks, a frame every 2, "

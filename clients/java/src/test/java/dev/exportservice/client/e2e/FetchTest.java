@@ -145,6 +145,23 @@ class FetchTest {
   }
 
   @Test
+  void saysTheTagTheServiceWroteIntoTheExport() {
+    ExportClient client = client(service.url, LocalService.freshClientAddress());
+    // Unchanged by sanitizing, changed by it (dropped characters, cut to 100), left empty by it.
+    Map<String, String> asked =
+        Map.of("my_model_1", "my_model_1", "gate 1!", "gate1", "t".repeat(150), "t".repeat(100), "!!", "model");
+    for (Map.Entry<String, String> tag : asked.entrySet()) {
+      Export export = client.fetch(smallId, tag.getKey()).join();
+      assertEquals(tag.getValue(), export.servedTag(), "GET with tag " + tag.getKey());
+      assertEquals(SMALL.replace(LocalService.PLACEHOLDER, tag.getValue()), export.body());
+      assertEquals(tag.getValue(), client.head(smallId, tag.getKey()).join().servedTag(), "HEAD with tag " + tag.getKey());
+    }
+    assertEquals("model", client.head(smallId, null).join().servedTag(), "HEAD without a tag");
+    Export unique = client.fetch(smallId, null).join();
+    assertEquals(unique.model().tag(), unique.servedTag(), "the client's own tag, unchanged");
+  }
+
+  @Test
   void sendsTheTagPercentEncodedAndTheServiceSanitizesIt() {
     ExportClient client = client(service.url, LocalService.freshClientAddress());
     // Unencoded, '&' would end the tag at "a b" and '+' would be a space; encoded, the service
