@@ -99,7 +99,7 @@ final class CheckedSnbt extends SnbtReader {
   protected SnbtValue member(String name, int depth, boolean whole) {
     if (whole || name.equals(ID)) return super.member(name, depth, true);
     if (name.equals(PASSENGERS) && onPassenger != null) return passengers(depth + 1);
-    ValueType type = ValueType.KEY_TYPES.get(name);
+    ValueType type = Versions.active().get(name);
     if (type == null) {
       skipValue(depth + 1);
       return null;

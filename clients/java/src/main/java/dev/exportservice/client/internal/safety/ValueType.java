@@ -2,7 +2,6 @@ package dev.exportservice.client.internal.safety;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +11,15 @@ import java.util.regex.Pattern;
 
 /**
  * A value type of the vocabulary file ({@code types}, {@code keyTypes}), its references resolved:
- * what the game's codec reads at a key. Compiled once from the file, as the TypeScript check
- * compiles it (src/export-safety/types.ts); docs/export-safety.md, "The vocabulary file", says
+ * what the game's codec reads at a key. Compiled once per game version's era from the file
+ * ({@link TypeSet}), as the TypeScript check compiles it (src/export-safety/types.ts); docs/export-safety.md, "The vocabulary file", says
  * what each kind accepts. One class for every kind (its fields filled for that kind), so that a
  * recursive type (text inside text) is one object referring to itself.
  */
 final class ValueType {
   /** The kinds of the file's grammar. */
   enum Kind {
-    NUMBER, BOOLEAN, STRING, ENUM, LIST, ARRAY, COMPOUND, ONE_OF, TEXT
+    NUMBER, BOOLEAN, STRING, ENUM, LIST, ARRAY, COMPOUND, ONE_OF, TEXT, NONE
   }
 
   /** The shape of an SNBT (or JSON) value, which picks a {@code oneOf} alternative. */
@@ -38,11 +37,6 @@ final class ValueType {
           "S", new double[] {-32768, 32767});
 
   private static final Set<String> BOOLEAN_WORDS = Set.of("true", "false", "0b", "0B", "-0b", "-0B", "1b", "1B");
-
-  private static final Map<String, ValueType> COMPILED = new HashMap<>();
-
-  /** The type of each entity key ({@code keyTypes}): one per name, the same in every entity. */
-  static final Map<String, ValueType> KEY_TYPES = keyTypes();
 
   Kind kind;
   // number
@@ -71,34 +65,12 @@ final class ValueType {
 
   private ValueType() {}
 
-  private static Map<String, ValueType> keyTypes() {
-    Map<String, ValueType> types = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> key : VocabularyFile.object("keyTypes").entrySet()) {
-      types.put((String) key.getKey(), typeOf(key.getValue()));
-    }
-    return types;
+  /** A type whose fields {@link TypeSet} fills in place, so that recursive types resolve. */
+  static ValueType empty() {
+    return new ValueType();
   }
 
-  /** The type a name of {@code types} (or an inline type) stands for. */
-  static synchronized ValueType typeOf(Object raw) {
-    if (!(raw instanceof String)) return compile((Map<?, ?>) raw, new ValueType());
-    ValueType known = COMPILED.get(raw);
-    if (known != null) return known;
-    Map<?, ?> types = VocabularyFile.object("types");
-    if (!types.containsKey(raw)) throw new IllegalStateException(VocabularyFile.RESOURCE + ": no type \"" + raw + "\"");
-    Object definition = types.get(raw);
-    // The object first, filled in place, so that recursive types (text) resolve.
-    ValueType type = new ValueType();
-    COMPILED.put((String) raw, type);
-    if (definition instanceof String) {
-      type.copy(typeOf(definition));
-    } else {
-      compile((Map<?, ?>) definition, type);
-    }
-    return type;
-  }
-
-  private void copy(ValueType other) {
+  void copy(ValueType other) {
     kind = other.kind;
     integer = other.integer;
     suffixes = other.suffixes;
@@ -118,7 +90,7 @@ final class ValueType {
     alternatives = other.alternatives;
   }
 
-  private static ValueType compile(Map<?, ?> raw, ValueType type) {
+  static ValueType compile(Map<?, ?> raw, ValueType type, TypeSet set) {
     String kind = (String) raw.get("kind");
     Object length = raw.get("length");
     type.length = length instanceof Number ? ((Number) length).intValue() : null;
@@ -158,12 +130,12 @@ final class ValueType {
         return type;
       case "list":
         type.kind = Kind.LIST;
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
         return type;
       case "array":
         type.kind = Kind.ARRAY;
         type.prefix = (String) raw.get("prefix");
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
         return type;
       case "compound":
         type.kind = Kind.COMPOUND;
@@ -171,23 +143,26 @@ final class ValueType {
         Object rawMembers = raw.get("members");
         if (rawMembers instanceof Map) {
           for (Map.Entry<?, ?> member : ((Map<?, ?>) rawMembers).entrySet()) {
-            members.put((String) member.getKey(), typeOf(member.getValue()));
+            members.put((String) member.getKey(), set.typeOf(member.getValue()));
           }
         }
         type.members = members;
-        type.others = raw.containsKey("others") ? typeOf(raw.get("others")) : null;
+        type.others = raw.containsKey("others") ? set.typeOf(raw.get("others")) : null;
         type.namespace = raw.get("namespace") instanceof String ? (String) raw.get("namespace") : null;
         type.unknown = "component".equals(raw.get("unknown")) ? "component" : "type";
         return type;
       case "oneOf":
         type.kind = Kind.ONE_OF;
         List<ValueType> of = new ArrayList<>();
-        for (Object alternative : (List<?>) raw.get("of")) of.add(typeOf(alternative));
+        for (Object alternative : (List<?>) raw.get("of")) of.add(set.typeOf(alternative));
         type.alternatives = of;
         return type;
       case "text":
         type.kind = Kind.TEXT;
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
+        return type;
+      case "none":
+        type.kind = Kind.NONE;
         return type;
       default:
         throw new IllegalStateException(VocabularyFile.RESOURCE + ": no type kind \"" + kind + "\"");
@@ -212,6 +187,8 @@ final class ValueType {
       case NUMBER:
       case BOOLEAN:
         return shape == Shape.WORD;
+      case NONE:
+        return false;
       default:
         for (ValueType alternative : alternatives) if (alternative.acceptsShape(shape)) return true;
         return false;
