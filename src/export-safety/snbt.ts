@@ -20,6 +20,7 @@ import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './
 import {
   isBooleanWord,
   isNumberWord,
+  isStringWord,
   pick,
   type CompoundType,
   type Shape,
@@ -505,7 +506,7 @@ class SnbtParser {
       case 'array':
         return this.typedList(chosen, depth)
       case 'string':
-        return this.typedString(chosen)
+        return this.typedString(chosen, shape)
       case 'enum': {
         const value = shape === 'quoted' ? this.quoted() : this.word()
         if (shape === 'quoted') this.placeholderOnly(value, false)
@@ -597,8 +598,11 @@ class SnbtParser {
     if (type.length !== null && count !== type.length) this.typeFault()
   }
 
-  private typedString(type: StringType): void {
-    const value = this.quoted()
+  /** A string: quoted, or (`shape` `word`) an unquoted word its type reads as one. */
+  private typedString(type: StringType, shape: Shape): void {
+    const quoted = shape === 'quoted'
+    const value = quoted ? this.quoted() : this.word()
+    if (!quoted && !isStringWord(type, value)) this.typeFault()
     this.placeholderOnly(value, type.placeholder)
     if (type.placeholder && this.tags !== null) this.tags.push(value)
     if (type.pattern !== null && !type.pattern.test(value)) this.typeFault()

@@ -35,6 +35,11 @@ export interface StringType {
   pattern: RegExp | null
   /** Whether the placeholder may begin the string (the items of `Tags`). */
   placeholder: boolean
+  /**
+   * What an unquoted word must match whole to be read as this string (never `true` nor
+   * `false`, which SNBT reads as bytes), or null: only a quoted string is.
+   */
+  words: RegExp | null
 }
 
 export interface CompoundType {
@@ -63,6 +68,7 @@ interface RawDefinition {
   max?: number
   pattern?: string
   placeholder?: string
+  words?: string
   values?: string[]
   prefix?: string
   members?: Record<string, RawType>
@@ -133,6 +139,7 @@ export class TypeSet {
           kind: 'string',
           pattern: typeof raw.pattern === 'string' ? new RegExp(`^(?:${raw.pattern})$`) : null,
           placeholder: raw.placeholder === 'prefix',
+          words: typeof raw.words === 'string' ? new RegExp(`^(?:${raw.words})$`) : null,
         }
       case 'enum':
         return { kind: 'enum', values: new Set(raw.values as string[]) }
@@ -201,7 +208,7 @@ export function acceptsShape(type: ValueType, shape: Shape): boolean {
     case 'array':
       return shape === 'array'
     case 'string':
-      return shape === 'quoted'
+      return shape === 'quoted' || (shape === 'word' && type.words !== null)
     case 'text':
       return shape === 'quoted' || shape === 'compound' || shape === 'list'
     case 'enum':
@@ -239,6 +246,11 @@ export function isNumberWord(type: NumberType, word: string): boolean {
   const [min, max] = SUFFIX_RANGES[suffix] ?? [-Infinity, Infinity]
   if (value < min || value > max) return false
   return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)
+}
+
+/** Whether `word`, unquoted, is the string type `type` (`words`). */
+export function isStringWord(type: StringType, word: string): boolean {
+  return type.words !== null && word !== 'true' && word !== 'false' && type.words.test(word)
 }
 
 /** Whether the word `word` is a boolean: `true`, `false`, or a byte of 0 or 1 (`0b`, `-0B`, `1b`). */

@@ -48,6 +48,8 @@ final class ValueType {
   // string
   Pattern pattern;
   boolean placeholder;
+  /** What an unquoted word must match whole to be this string ({@code true}, {@code false} never); null: quoted only. */
+  Pattern words;
   // enum
   Set<String> values;
   // list, array, text
@@ -79,6 +81,7 @@ final class ValueType {
     numberPattern = other.numberPattern;
     pattern = other.pattern;
     placeholder = other.placeholder;
+    words = other.words;
     values = other.values;
     of = other.of;
     length = other.length;
@@ -123,6 +126,7 @@ final class ValueType {
         type.kind = Kind.STRING;
         type.pattern = raw.get("pattern") instanceof String ? Pattern.compile("(?:" + raw.get("pattern") + ")") : null;
         type.placeholder = "prefix".equals(raw.get("placeholder"));
+        type.words = raw.get("words") instanceof String ? Pattern.compile("(?:" + raw.get("words") + ")") : null;
         return type;
       case "enum":
         type.kind = Kind.ENUM;
@@ -179,7 +183,7 @@ final class ValueType {
       case ARRAY:
         return shape == Shape.ARRAY;
       case STRING:
-        return shape == Shape.QUOTED;
+        return shape == Shape.QUOTED || (shape == Shape.WORD && words != null);
       case TEXT:
         return shape == Shape.QUOTED || shape == Shape.COMPOUND || shape == Shape.LIST;
       case ENUM:
@@ -215,6 +219,11 @@ final class ValueType {
     double[] range = SUFFIX_RANGES.getOrDefault(suffix, new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});
     if (value < range[0] || value > range[1]) return false;
     return (min == null || value >= min) && (max == null || value <= max);
+  }
+
+  /** Whether {@code word}, unquoted, is this string type ({@code words}). */
+  boolean isStringWord(String word) {
+    return words != null && !word.equals("true") && !word.equals("false") && words.matcher(word).matches();
   }
 
   /** Whether {@code word} is a boolean: {@code true}, {@code false}, or a byte of 0 or 1. */
