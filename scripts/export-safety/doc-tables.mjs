@@ -41,7 +41,9 @@ function describe(type, types) {
       if (type.pattern !== undefined) parts.push(`matching ${code(type.pattern)}`)
       if (type.placeholder === 'prefix') parts.push('the placeholder only at its start')
       if (type.words !== undefined) {
-        parts.push(`or a word matching ${code(type.words)} (not \`true\` nor \`false\`)`)
+        parts.push(
+          `or a word matching ${code(type.words)} (not \`true\` nor \`false\`, in any case)`,
+        )
       }
       return parts.join(', ')
     }

@@ -37,7 +37,7 @@ export interface StringType {
   placeholder: boolean
   /**
    * What an unquoted word must match whole to be read as this string (never `true` nor
-   * `false`, which SNBT reads as bytes), or null: only a quoted string is.
+   * `false` in any case, which SNBT reads as bytes), or null: only a quoted string is.
    */
   words: RegExp | null
 }
@@ -180,14 +180,15 @@ function numberType(raw: RawDefinition): NumberType {
   const suffixes = raw.suffixes as string[]
   const integer = raw.integer === true
   const alternatives = suffixes.map(escapeRegExp).join('|')
-  // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double.
+  // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double. A
+  // point may end the digits (`0.f`, `1.`): both read it as a number of the same type.
   const withExponent = suffixes
     .filter((suffix) => suffix !== '')
     .map(escapeRegExp)
     .join('|')
   const pattern = integer
     ? `^-?(?:0|[1-9][0-9]*)(${alternatives})$`
-    : `^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+(?:${withExponent})|(?:${alternatives}))$`
+    : `^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+(?:${withExponent})|(?:${alternatives}))$`
   return {
     kind: 'number',
     integer,
@@ -250,7 +251,9 @@ export function isNumberWord(type: NumberType, word: string): boolean {
 
 /** Whether `word`, unquoted, is the string type `type` (`words`). */
 export function isStringWord(type: StringType, word: string): boolean {
-  return type.words !== null && word !== 'true' && word !== 'false' && type.words.test(word)
+  // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
+  const lower = word.toLowerCase()
+  return type.words !== null && lower !== 'true' && lower !== 'false' && type.words.test(word)
 }
 
 /** Whether the word `word` is a boolean: `true`, `false`, or a byte of 0 or 1 (`0b`, `-0B`, `1b`). */

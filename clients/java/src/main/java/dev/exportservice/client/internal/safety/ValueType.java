@@ -48,7 +48,7 @@ final class ValueType {
   // string
   Pattern pattern;
   boolean placeholder;
-  /** What an unquoted word must match whole to be this string ({@code true}, {@code false} never); null: quoted only. */
+  /** What an unquoted word must match whole to be this string ({@code true}, {@code false} never, in any case); null: quoted only. */
   Pattern words;
   // enum
   Set<String> values;
@@ -112,12 +112,13 @@ final class ValueType {
           if (!suffix.isEmpty()) withExponent.add(Pattern.quote(suffix));
         }
         String alternatives = String.join("|", quoted);
-        // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double.
+        // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double. A
+        // point may end the digits (`0.f`, `1.`): both read it as a number of the same type.
         type.numberPattern =
             Pattern.compile(
                 type.integer
                     ? "-?(?:0|[1-9][0-9]*)(" + alternatives + ")"
-                    : "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+(?:" + String.join("|", withExponent) + ")|(?:" + alternatives + "))");
+                    : "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+(?:" + String.join("|", withExponent) + ")|(?:" + alternatives + "))");
         return type;
       case "boolean":
         type.kind = Kind.BOOLEAN;
@@ -223,7 +224,8 @@ final class ValueType {
 
   /** Whether {@code word}, unquoted, is this string type ({@code words}). */
   boolean isStringWord(String word) {
-    return words != null && !word.equals("true") && !word.equals("false") && words.matcher(word).matches();
+    // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
+    return words != null && !word.equalsIgnoreCase("true") && !word.equalsIgnoreCase("false") && words.matcher(word).matches();
   }
 
   /** Whether {@code word} is a boolean: {@code true}, {@code false}, or a byte of 0 or 1. */
