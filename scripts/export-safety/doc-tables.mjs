@@ -40,6 +40,11 @@ function describe(type, types) {
       const parts = ['quoted string']
       if (type.pattern !== undefined) parts.push(`matching ${code(type.pattern)}`)
       if (type.placeholder === 'prefix') parts.push('the placeholder only at its start')
+      if (type.words !== undefined) {
+        parts.push(
+          `or a word matching ${code(type.words)} (not \`true\` nor \`false\`, in any case)`,
+        )
+      }
       return parts.join(', ')
     }
     case 'enum':
@@ -62,6 +67,8 @@ function describe(type, types) {
       return type.of.map((ref) => typeName(ref, types)).join(' or ')
     case 'text':
       return `JSON text (below) of ${typeName(type.of, types)}`
+    case 'none':
+      return 'nothing: a value there is refused'
   }
   throw new Error(`no description of ${JSON.stringify(type)}`)
 }
@@ -101,6 +108,19 @@ export function docTables(vocabulary) {
         code(name),
         typeName(ref, types),
       ]),
+    ),
+    versions: table(
+      ['game versions', 'read otherwise than the types below'],
+      vocabulary.versions.eras.map((era, index, eras) => {
+        const next = eras[index + 1]
+        const span =
+          next === undefined ? `${era.from} and later` : `${era.from} to before ${next.from}`
+        const replaced = Object.entries(era.types).map(
+          ([name, ref]) => `${code(name)} is ${typeName(ref, types)}`,
+        )
+        const isDefault = era.from === vocabulary.versions.default ? ' (the default)' : ''
+        return [`${span}${isDefault}`, replaced.length === 0 ? 'none' : replaced.join('; ')]
+      }),
     ),
     'refused-components': table(
       ['component', 'refused: it holds'],

@@ -28,6 +28,7 @@ import { elementPath, memberPath } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
 import { checkPassengerReaders, type GrammarCompound } from './readers/index.js'
 import { forEachCompound } from './snbt.js'
+import { readAsVersion } from './versions.js'
 import {
   CHECKED_NAMES,
   MAX_NAME_CHARS,
@@ -39,6 +40,8 @@ import {
 
 /** What `strings` checks in a passengers list. */
 const PASSENGERS = 'passengers'
+/** The member of `content` that names the game version the export is for. */
+const VERSION = 'version'
 
 /**
  * The first place where the export `document` (valid JSON, its bytes) is outside the
@@ -122,12 +125,16 @@ class ExportCheck {
     if (content.refusal !== null) return content.refusal
     const field = (name: string) => content.members.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
-    return (
-      this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
-      this.oldPassengers(field('Passengers'), path('Passengers')) ??
-      this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
-      this.commands(field('commands'), path('commands'), 'frame') ??
-      this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK))
+    const version = field(VERSION)
+    // Every SNBT value is typed as the declared version reads it (`versions.ts`).
+    return readAsVersion(
+      version?.type === 'string' ? this.json.string(version.start, version.end) : null,
+      () =>
+        this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
+        this.oldPassengers(field('Passengers'), path('Passengers')) ??
+        this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
+        this.commands(field('commands'), path('commands'), 'frame') ??
+        this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)),
     )
   }
 

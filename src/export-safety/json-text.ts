@@ -12,7 +12,7 @@ import {
   type TextFacts,
 } from './typed-tree.js'
 import { pick, type Shape, type ValueType } from './types.js'
-import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
+import { MAX_SNBT_DEPTH, REFUSED_TEXT_MEMBERS } from './vocabulary.js'
 
 /** Thrown when the text is not JSON. */
 export const NOT_JSON = Symbol('not JSON')
@@ -144,7 +144,7 @@ class JsonTextReader {
         names.push(name)
         if (names.length - base > FEW_NAMES) many = new Set(names.slice(base))
       }
-      if (WORLD_READING_KINDS.includes(name)) this.facts.kinds.add(name)
+      if (REFUSED_TEXT_MEMBERS.includes(name)) this.facts.kinds.add(name)
       this.spaces()
       if (text.charCodeAt(this.position) !== 0x3a) throw NOT_JSON
       this.position++

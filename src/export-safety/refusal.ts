@@ -33,7 +33,10 @@ export type UnsafeReason =
   | 'shape'
   /** A root member other than `content`, or a name that only looks like a checked one. */
   | 'member'
-  /** JSON text with a component that reads the world (`selector`, `nbt`, `score`). */
+  /**
+   * Text with a component that reads the world (`selector`, `nbt`, `score`), or with a click
+   * event (`clickEvent`, `click_event`), which acts when a player clicks the text.
+   */
   | 'text'
   /** A quoted string that a plugin's own reader would cut into other entities. */
   | 'reader'
@@ -67,9 +70,10 @@ export interface UnsafeExport {
 
 /**
  * Which message a refusal takes: a `length` refusal measured a command (the default), a member
- * name or the passenger strings; a `reader` refusal names a marker or (`reader`) a reader.
+ * name or the passenger strings; a `reader` refusal names a marker or (`reader`) a reader; a
+ * `text` refusal names a world-reading kind or (`click`) a click event.
  */
-export type Measured = 'command' | 'name' | 'passengers' | 'reader'
+export type Measured = 'command' | 'name' | 'passengers' | 'reader' | 'click'
 
 /** Thrown inside the check of one string; the walk adds the path. */
 export class UnsafeContent extends Error {
@@ -101,7 +105,9 @@ export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport
         ? MESSAGES.lengthPassengers
         : measured === 'reader'
           ? MESSAGES.readerRun
-          : MESSAGES[reason]
+          : measured === 'click'
+            ? MESSAGES.textClick
+            : MESSAGES[reason]
   const what = template.replace(/\{(\w+)\}/g, (_, name: string) =>
     name === 'found' ? found : String(LIMITS[name]),
   )

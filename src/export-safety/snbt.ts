@@ -18,16 +18,17 @@ import type { SnbtValue } from './snbt-value.js'
 import { checkSnbtText, readQuotedText } from './text.js'
 import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
 import {
-  KEY_TYPES,
   isBooleanWord,
   isNumberWord,
+  isStringWord,
   pick,
   type CompoundType,
   type Shape,
   type StringType,
   type ValueType,
 } from './types.js'
-import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, WORLD_READING_KINDS } from './vocabulary.js'
+import { activeKeyTypes } from './versions.js'
+import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, REFUSED_TEXT_MEMBERS } from './vocabulary.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
@@ -397,7 +398,7 @@ class SnbtParser {
 
   /**
    * An entity's compound (a passenger, a `data merge` or a summon's data): `id` kept whole,
-   * `Passengers` handed to the passenger hook, a key of `KEY_TYPES` checked against its type as
+   * `Passengers` handed to the passenger hook, a key of `activeKeyTypes` checked against its type as
    * it is read (the tags of `Tags` kept), any other member read to its end and kept as null (a
    * `key` refusal later).
    */
@@ -432,7 +433,7 @@ class SnbtParser {
   private member(name: string, depth: number): SnbtValue | null {
     if (name === ID) return this.whole(SNBT_TREE, depth + 1)
     if (name === PASSENGERS && this.onPassenger !== null) return this.passengers(depth + 1)
-    const type = KEY_TYPES.get(name)
+    const type = activeKeyTypes().get(name)
     if (type === undefined) {
       this.skipValue(depth + 1)
       return null
@@ -505,7 +506,7 @@ class SnbtParser {
       case 'array':
         return this.typedList(chosen, depth)
       case 'string':
-        return this.typedString(chosen)
+        return this.typedString(chosen, shape)
       case 'enum': {
         const value = shape === 'quoted' ? this.quoted() : this.word()
         if (shape === 'quoted') this.placeholderOnly(value, false)
@@ -597,8 +598,11 @@ class SnbtParser {
     if (type.length !== null && count !== type.length) this.typeFault()
   }
 
-  private typedString(type: StringType): void {
-    const value = this.quoted()
+  /** A string: quoted, or (`shape` `word`) an unquoted word its type reads as one. */
+  private typedString(type: StringType, shape: Shape): void {
+    const quoted = shape === 'quoted'
+    const value = quoted ? this.quoted() : this.word()
+    if (!quoted && !isStringWord(type, value)) this.typeFault()
     this.placeholderOnly(value, type.placeholder)
     if (type.placeholder && this.tags !== null) this.tags.push(value)
     if (type.pattern !== null && !type.pattern.test(value)) this.typeFault()
@@ -672,7 +676,7 @@ class SnbtParser {
       if (char === '}') break
       if (char !== ',') {
         const name = char === '"' || char === "'" ? this.quoted() : this.word()
-        if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+        if (REFUSED_TEXT_MEMBERS.includes(name)) facts.kinds.add(name)
         if (name.includes(PLACEHOLDER)) facts.placeholder = true
         this.spaces()
         this.expect(':')

@@ -2,16 +2,18 @@
  * JSON text (a text component) that does not read the world and is written in the text
  * grammar. The game resolves a text component of the kinds `selector`, `nbt` and `score` against
  * the world, with the permissions of whoever runs the summon or `data merge` (the console): a
- * model could show players' names, positions and inventories. So in every text (a value whose
+ * model could show players' names, positions and inventories. A click event runs, suggests or
+ * opens something when a player clicks the text, and command feedback prints a part's name with
+ * its click event to operators. So in every text (a value whose
  * type is of kind `text`: a text display's `text`, any part's `CustomName`, an item's names and
  * lore) those kinds are refused; then the text must be of the text grammar of `vocabulary.json`
- * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, click and hover events).
+ * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, hover events that show text).
  */
 import { NOT_JSON, REPEATED, readJsonText } from './json-text.js'
 import { UnsafeContent } from './refusal.js'
 import { jsonTextMatches, textFacts, type TextFacts } from './typed-tree.js'
 import type { ValueType } from './types.js'
-import { WORLD_READING_KINDS } from './vocabulary.js'
+import { CLICK_KINDS, WORLD_READING_KINDS } from './vocabulary.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/
@@ -31,7 +33,7 @@ export interface QuotedTextReading {
  * Reads the quoted string `value` as text of `type`, throwing nothing: without `{` or `[` it is
  * plain text; else it must be strict JSON (`text` `not JSON`: a lenient reader could read a
  * component there), nested at most `MAX_SNBT_DEPTH` (`depth`, `found` `[` when an array is too
- * deep, else `{`), hold none of `WORLD_READING_KINDS` (`text`, the first of them it holds
+ * deep, else `{`), hold none of `WORLD_READING_KINDS` nor `CLICK_KINDS` (`text`, the first of them it holds
  * anywhere, so the order a reader walks keys in never changes the verdict), and be of `type`
  * (`type` at `path`).
  */
@@ -64,6 +66,9 @@ function textRefusal(facts: TextFacts, matches: boolean, path: () => string): Un
   for (const kind of WORLD_READING_KINDS) {
     if (facts.kinds.has(kind)) return new UnsafeContent('text', kind)
   }
+  for (const kind of CLICK_KINDS) {
+    if (facts.kinds.has(kind)) return new UnsafeContent('text', kind, 'click')
+  }
   return matches ? null : new UnsafeContent('type', path())
 }
 
@@ -80,4 +85,7 @@ export function checkSnbtText(facts: TextFacts, matches: boolean, path: () => st
 
 function throwWorldReading(found: ReadonlySet<string>): void {
   for (const kind of WORLD_READING_KINDS) if (found.has(kind)) throw new UnsafeContent('text', kind)
+  for (const kind of CLICK_KINDS) {
+    if (found.has(kind)) throw new UnsafeContent('text', kind, 'click')
+  }
 }

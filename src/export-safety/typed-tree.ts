@@ -6,7 +6,7 @@
  * never changes a verdict.
  */
 import { isBooleanWord, isNumberWord, pick, type Shape, type ValueType } from './types.js'
-import { MAX_SNBT_DEPTH, WORLD_READING_KINDS } from './vocabulary.js'
+import { MAX_SNBT_DEPTH, REFUSED_TEXT_MEMBERS } from './vocabulary.js'
 
 /** Whether the JSON value `value` (as `JSON.parse` returns it) is of `type`. */
 function jsonMatches(type: ValueType, value: unknown): boolean {
@@ -91,7 +91,7 @@ export function wordOrStringMatches(type: ValueType, text: string): boolean {
 
 /** What one walk over a text learns besides whether it matches its type. */
 export interface TextFacts {
-  /** The world-reading kinds named anywhere in it, as member names. */
+  /** The world-reading kinds and click events named anywhere in it, as member names. */
   kinds: Set<string>
   /** An array, or an object, nested at `MAX_SNBT_DEPTH` or deeper (JSON text). */
   tooDeepArray: boolean
@@ -138,7 +138,7 @@ export function jsonTextMatches(
   }
   const members = value as Record<string, unknown>
   for (const name in members) {
-    if (WORLD_READING_KINDS.includes(name)) facts.kinds.add(name)
+    if (REFUSED_TEXT_MEMBERS.includes(name)) facts.kinds.add(name)
     const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
     if (memberType === null) matches = false
     matches =

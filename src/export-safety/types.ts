@@ -17,6 +17,7 @@ export type ValueType =
   | CompoundType
   | { kind: 'oneOf'; of: ValueType[] }
   | { kind: 'text'; of: ValueType }
+  | { kind: 'none' }
 
 export interface NumberType {
   kind: 'number'
@@ -34,6 +35,11 @@ export interface StringType {
   pattern: RegExp | null
   /** Whether the placeholder may begin the string (the items of `Tags`). */
   placeholder: boolean
+  /**
+   * What an unquoted word must match whole to be read as this string (never `true` nor
+   * `false` in any case, which SNBT reads as bytes), or null: only a quoted string is.
+   */
+  words: RegExp | null
 }
 
 export interface CompoundType {
@@ -62,6 +68,7 @@ interface RawDefinition {
   max?: number
   pattern?: string
   placeholder?: string
+  words?: string
   values?: string[]
   prefix?: string
   members?: Record<string, RawType>
@@ -71,7 +78,6 @@ interface RawDefinition {
 }
 
 const RAW_TYPES = data.types as unknown as Record<string, RawType>
-const compiled = new Map<string, ValueType>()
 
 /** The integer range a suffix allows: `b` a byte, `s` a short, none an int. */
 export const SUFFIX_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -82,82 +88,114 @@ export const SUFFIX_RANGES: Readonly<Record<string, readonly [number, number]>> 
   S: [-32768, 32767],
 }
 
-/** The type a name of `types` (or an inline type) stands for. */
-export function typeOf(raw: RawType): ValueType {
-  if (typeof raw !== 'string') return compile(raw)
-  const known = compiled.get(raw)
-  if (known !== undefined) return known
-  const definition = RAW_TYPES[raw]
-  if (definition === undefined) throw new Error(`vocabulary.json: no type "${raw}"`)
-  // A placeholder object first, filled in place, so that recursive types (text) resolve.
-  const type = {} as ValueType
-  compiled.set(raw, type)
-  Object.assign(type, typeof definition === 'string' ? typeOf(definition) : compile(definition))
-  return type
+/**
+ * The types of `vocabulary.json` as one game version reads them: `overrides` replaces types by
+ * name (an era's `types`, `versions.ts`), every other name is the file's own. Each set compiles
+ * its types once, so a recursive type is one object referring to itself.
+ */
+export class TypeSet {
+  private readonly overrides: Readonly<Record<string, RawType>>
+  private readonly compiled = new Map<string, ValueType>()
+  /** The type of each entity key (`keyTypes`): one per name, the same in every entity. */
+  readonly keyTypes: ReadonlyMap<string, ValueType>
+
+  constructor(overrides: Readonly<Record<string, RawType>>) {
+    this.overrides = overrides
+    this.keyTypes = new Map(
+      Object.entries(data.keyTypes as Record<string, RawType>).map(([key, type]) => [
+        key,
+        this.typeOf(type),
+      ]),
+    )
+  }
+
+  /** The type a name of `types` (or an inline type) stands for. */
+  typeOf(raw: RawType): ValueType {
+    if (typeof raw !== 'string') return this.compile(raw)
+    const known = this.compiled.get(raw)
+    if (known !== undefined) return known
+    const definition = Object.hasOwn(this.overrides, raw) ? this.overrides[raw] : RAW_TYPES[raw]
+    if (definition === undefined) throw new Error(`vocabulary.json: no type "${raw}"`)
+    // A placeholder object first, filled in place, so that recursive types (text) resolve.
+    const type = {} as ValueType
+    this.compiled.set(raw, type)
+    Object.assign(
+      type,
+      typeof definition === 'string' ? this.typeOf(definition) : this.compile(definition),
+    )
+    return type
+  }
+
+  private compile(raw: RawDefinition): ValueType {
+    const of = () => this.typeOf(raw.of as RawType)
+    const length = typeof raw.length === 'number' ? raw.length : null
+    switch (raw.kind) {
+      case 'number':
+        return numberType(raw)
+      case 'boolean':
+        return { kind: 'boolean' }
+      case 'string':
+        return {
+          kind: 'string',
+          pattern: typeof raw.pattern === 'string' ? new RegExp(`^(?:${raw.pattern})$`) : null,
+          placeholder: raw.placeholder === 'prefix',
+          words: typeof raw.words === 'string' ? new RegExp(`^(?:${raw.words})$`) : null,
+        }
+      case 'enum':
+        return { kind: 'enum', values: new Set(raw.values as string[]) }
+      case 'list':
+        return { kind: 'list', of: of(), length }
+      case 'array':
+        return { kind: 'array', prefix: raw.prefix as string, of: of(), length }
+      case 'compound': {
+        const members = new Map<string, ValueType>()
+        for (const [name, type] of Object.entries((raw.members ?? {}) as Record<string, RawType>)) {
+          members.set(name, this.typeOf(type))
+        }
+        return {
+          kind: 'compound',
+          members,
+          others: raw.others === undefined ? null : this.typeOf(raw.others as RawType),
+          namespace: typeof raw.namespace === 'string' ? raw.namespace : null,
+          unknown: raw.unknown === 'component' ? 'component' : 'type',
+        }
+      }
+      case 'oneOf':
+        return { kind: 'oneOf', of: (raw.of as RawType[]).map((type) => this.typeOf(type)) }
+      case 'text':
+        return { kind: 'text', of: of() }
+      case 'none':
+        return { kind: 'none' }
+      default:
+        throw new Error(`vocabulary.json: no type kind "${raw.kind}"`)
+    }
+  }
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-function compile(raw: RawDefinition): ValueType {
-  const of = () => typeOf(raw.of as RawType)
-  const length = typeof raw.length === 'number' ? raw.length : null
-  switch (raw.kind) {
-    case 'number': {
-      const suffixes = raw.suffixes as string[]
-      const integer = raw.integer === true
-      const alternatives = suffixes.map(escapeRegExp).join('|')
-      // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double.
-      const withExponent = suffixes
-        .filter((suffix) => suffix !== '')
-        .map(escapeRegExp)
-        .join('|')
-      const pattern = integer
-        ? `^-?(?:0|[1-9][0-9]*)(${alternatives})$`
-        : `^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+(?:${withExponent})|(?:${alternatives}))$`
-      return {
-        kind: 'number',
-        integer,
-        suffixes: new Set(suffixes),
-        min: typeof raw.min === 'number' ? raw.min : null,
-        max: typeof raw.max === 'number' ? raw.max : null,
-        pattern: new RegExp(pattern),
-      }
-    }
-    case 'boolean':
-      return { kind: 'boolean' }
-    case 'string':
-      return {
-        kind: 'string',
-        pattern: typeof raw.pattern === 'string' ? new RegExp(`^(?:${raw.pattern})$`) : null,
-        placeholder: raw.placeholder === 'prefix',
-      }
-    case 'enum':
-      return { kind: 'enum', values: new Set(raw.values as string[]) }
-    case 'list':
-      return { kind: 'list', of: of(), length }
-    case 'array':
-      return { kind: 'array', prefix: raw.prefix as string, of: of(), length }
-    case 'compound': {
-      const members = new Map<string, ValueType>()
-      for (const [name, type] of Object.entries((raw.members ?? {}) as Record<string, RawType>)) {
-        members.set(name, typeOf(type))
-      }
-      return {
-        kind: 'compound',
-        members,
-        others: raw.others === undefined ? null : typeOf(raw.others as RawType),
-        namespace: typeof raw.namespace === 'string' ? raw.namespace : null,
-        unknown: raw.unknown === 'component' ? 'component' : 'type',
-      }
-    }
-    case 'oneOf':
-      return { kind: 'oneOf', of: (raw.of as RawType[]).map(typeOf) }
-    case 'text':
-      return { kind: 'text', of: of() }
-    default:
-      throw new Error(`vocabulary.json: no type kind "${raw.kind}"`)
+function numberType(raw: RawDefinition): NumberType {
+  const suffixes = raw.suffixes as string[]
+  const integer = raw.integer === true
+  const alternatives = suffixes.map(escapeRegExp).join('|')
+  // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double. A
+  // point may end the digits (`0.f`, `1.`): both read it as a number of the same type.
+  const withExponent = suffixes
+    .filter((suffix) => suffix !== '')
+    .map(escapeRegExp)
+    .join('|')
+  const pattern = integer
+    ? `^-?(?:0|[1-9][0-9]*)(${alternatives})$`
+    : `^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+(?:${withExponent})|(?:${alternatives}))$`
+  return {
+    kind: 'number',
+    integer,
+    suffixes: new Set(suffixes),
+    min: typeof raw.min === 'number' ? raw.min : null,
+    max: typeof raw.max === 'number' ? raw.max : null,
+    pattern: new RegExp(pattern),
   }
 }
 
@@ -171,7 +209,7 @@ export function acceptsShape(type: ValueType, shape: Shape): boolean {
     case 'array':
       return shape === 'array'
     case 'string':
-      return shape === 'quoted'
+      return shape === 'quoted' || (shape === 'word' && type.words !== null)
     case 'text':
       return shape === 'quoted' || shape === 'compound' || shape === 'list'
     case 'enum':
@@ -181,6 +219,8 @@ export function acceptsShape(type: ValueType, shape: Shape): boolean {
       return shape === 'word'
     case 'oneOf':
       return type.of.some((alternative) => acceptsShape(alternative, shape))
+    case 'none':
+      return false
   }
 }
 
@@ -209,6 +249,13 @@ export function isNumberWord(type: NumberType, word: string): boolean {
   return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)
 }
 
+/** Whether `word`, unquoted, is the string type `type` (`words`). */
+export function isStringWord(type: StringType, word: string): boolean {
+  // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
+  const lower = word.toLowerCase()
+  return type.words !== null && lower !== 'true' && lower !== 'false' && type.words.test(word)
+}
+
 /** Whether the word `word` is a boolean: `true`, `false`, or a byte of 0 or 1 (`0b`, `-0B`, `1b`). */
 export function isBooleanWord(word: string): boolean {
   return BOOLEAN_WORDS.has(word)
@@ -225,10 +272,25 @@ const BOOLEAN_WORDS: ReadonlySet<string> = new Set([
   '1B',
 ])
 
-/** The type of each entity key (`keyTypes`): one per name, the same in every entity. */
-export const KEY_TYPES: ReadonlyMap<string, ValueType> = new Map(
-  Object.entries(data.keyTypes as Record<string, RawType>).map(([key, type]) => [
-    key,
-    typeOf(type),
-  ]),
+/** The types as the default version reads them (`versions.default`). */
+export const DEFAULT_TYPES = new TypeSet(
+  eraOverrides((data as unknown as { versions: Versions }).versions.default),
 )
+
+/** The type of each entity key as the default version reads it. */
+export const KEY_TYPES: ReadonlyMap<string, ValueType> = DEFAULT_TYPES.keyTypes
+
+/** `vocabulary.json`'s `versions`. */
+export interface Versions {
+  default: string
+  eras: ReadonlyArray<{ from: string; types: Record<string, RawType> }>
+}
+
+/** The `types` of the era that begins at `from`. */
+function eraOverrides(from: string): Record<string, RawType> {
+  const era = (data as unknown as { versions: Versions }).versions.eras.find(
+    (candidate) => candidate.from === from,
+  )
+  if (era === undefined) throw new Error(`vocabulary.json: no era from "${from}"`)
+  return era.types
+}

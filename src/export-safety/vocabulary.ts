@@ -113,6 +113,12 @@ export const PATTERNS: Readonly<Record<keyof typeof data.patterns, RegExp>> = Ob
 /** JSON text components that read the world when the game resolves them. */
 export const WORLD_READING_KINDS: readonly string[] = data.text.worldReadingKinds
 
+/** The members of a text component that act when a player clicks it (run, suggest, open). */
+export const CLICK_KINDS: readonly string[] = data.text.clickKinds
+
+/** The members a text may not hold anywhere: world-reading kinds, then click events. */
+export const REFUSED_TEXT_MEMBERS: readonly string[] = [...WORLD_READING_KINDS, ...CLICK_KINDS]
+
 /** What a plugin's own passenger reader takes for an entity's start (docs: the readers). */
 export const READER_MARKERS: readonly string[] = data.readerMarkers
 

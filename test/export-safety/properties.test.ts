@@ -51,7 +51,7 @@ function displayArb(index: number): fc.Arbitrary<Display> {
           ? `block_state:{Name:"minecraft:${thing}"}`
           : type === 'item_display'
             ? `item:{id:"minecraft:${thing}",Count:1,components:{"minecraft:custom_name":'"op @a"'}},item_display:"none"`
-            : `text:'{"text":"kill @e","clickEvent":{"action":"run_command","value":"/op @s"}}',background:0,shadow: 1b,`
+            : `text:'{"text":"kill @e","hoverEvent":{"action":"show_text","contents":"/op @s"}}',background:0,shadow: 1b,`
       const more = extras ? ',billboard:"center",brightness:{sky:15,block:15},view_range:1.5f' : ''
       return {
         type,

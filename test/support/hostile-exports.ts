@@ -73,6 +73,8 @@ export interface DisplayModel {
   sounds: Record<string, string[]> | null
   hitbox: string | null
   meta: unknown
+  /** `content.version`: the game version the export declares (1.21.4 when absent). */
+  version?: string
 }
 
 interface Part {
@@ -80,10 +82,10 @@ interface Part {
   snbt: string
 }
 
-type Rng = () => number
+export type Rng = () => number
 
 /** Mulberry32: a small seeded PRNG, the same in every runtime. */
-function prng(seed: number): Rng {
+export function prng(seed: number): Rng {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
@@ -94,7 +96,7 @@ function prng(seed: number): Rng {
   }
 }
 
-const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!
+export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!
 
 // ---------------------------------------------------------------------------------------------
 // Reading the fixtures' parts (quote-aware, bracket-counting: enough for the editor's own SNBT).
@@ -186,7 +188,7 @@ function typeOf(snbt: string): string {
   return /^\{id:"minecraft:([a-z_]+)"/.exec(snbt)?.[1] ?? 'item_display'
 }
 
-interface FixtureParts {
+export interface FixtureParts {
   name: string
   parts: Part[]
   /** Commands of the fixture's frames, by the index of the part they target. */
@@ -203,7 +205,7 @@ interface FixtureContent {
 }
 type Keyframes = Record<string, Record<string, string[]>>
 
-function readFixture(name: string, text: string): FixtureParts {
+export function readFixture(name: string, text: string): FixtureParts {
   const content = (JSON.parse(text) as { content: FixtureContent }).content
   const passengers = content.passengers.join(',')
   const parts = splitTopLevel(passengers).map(([a, b]) => {
@@ -233,7 +235,7 @@ function readFixture(name: string, text: string): FixtureParts {
 const TAG_OF = /\[MODELSERVERTAG\]_\d+/g
 
 /** A plausible model: a few consecutive parts of one fixture, their frames, maybe a hitbox. */
-function buildModel(rng: Rng, fixture: FixtureParts, mustHave: string | null): DisplayModel {
+export function buildModel(rng: Rng, fixture: FixtureParts, mustHave: string | null): DisplayModel {
   const n = 1 + Math.floor(rng() * 4)
   const candidates = fixture.parts
     .map((part, index) => ({ part, index }))
@@ -271,7 +273,7 @@ export function exportText(model: DisplayModel): string {
   content.passengers = [model.parts.map((part) => part.snbt).join(',')]
   content.project_id = 'hostile'
   content.type = 'full'
-  content.version = '1.21.4'
+  content.version = model.version ?? '1.21.4'
   return JSON.stringify({ content })
 }
 
@@ -318,7 +320,7 @@ const STRING_KEYS = new Set([
   'minecraft:profile',
 ])
 
-interface Position {
+export interface Position {
   place: HostilePlace
   type: string
   /** Keys from the entity's (or command's) compound down to the value. */
@@ -412,7 +414,7 @@ function escapeSome(rng: Rng, text: string, all = false): string {
 /** One whitespace or control escape (`\b \s \t \n \f \r`). */
 const WHITESPACE_ESCAPES = ['\\b', '\\s', '\\t', '\\n', '\\f', '\\r']
 
-interface Insertion {
+export interface Insertion {
   form: 'plain' | 'quoted'
   /** The value written at the position (or, with `name`, the member name too). */
   value: string
@@ -578,7 +580,7 @@ function withValue(compound: string, position: Position, put: Insertion): string
   return setPath(compound, path, put.value, put.name)
 }
 
-function place(rng: Rng, model: DisplayModel, position: Position, put: Insertion): string {
+export function place(rng: Rng, model: DisplayModel, position: Position, put: Insertion): string {
   const index = model.parts.findIndex((part) => part.type === position.type)
   switch (position.place) {
     case 'passenger': {

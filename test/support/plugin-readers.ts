@@ -21,19 +21,21 @@ const DISPLAYS = new Set(['block_display', 'item_display', 'text_display'])
  * entity of the reader's type from a compound that checks as a passenger (one that does not begin
  * with its type's name as one of a display's own passengers, where every reader leaves it whole).
  */
-function readsAsAccepted({ type, compound }: ReaderEntity): boolean {
+function readsAsAccepted({ type, compound }: ReaderEntity, version: unknown): boolean {
   const host = compound.startsWith('{id:"minecraft:')
     ? compound
     : `{id:"minecraft:block_display",Passengers:[${compound}]}`
-  const verdict = checkExportSafety({ content: { passengers: [host] } })
+  // Checked as the export's own game version reads it.
+  const verdict = checkExportSafety({ content: { passengers: [host], version } })
   return verdict.safe && DISPLAYS.has(type)
 }
 
 /** Whether `text`'s passengers read, under every documented reader, as accepted entities. */
 export function readsTheSame(text: string): boolean {
+  const version = (JSON.parse(text) as { content: Record<string, unknown> }).content.version
+  const accepted = (entity: ReaderEntity) => readsAsAccepted(entity, version)
   return passengerStrings(text).every(
     (passengers) =>
-      superBlocksDisplays(passengers).every(readsAsAccepted) &&
-      sansCraft(passengers).every(readsAsAccepted),
+      superBlocksDisplays(passengers).every(accepted) && sansCraft(passengers).every(accepted),
   )
 }

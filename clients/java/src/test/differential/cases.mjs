@@ -7,7 +7,9 @@
 //
 // With --hostile-count, the cases are the hostile generator's instead (test/support/
 // hostile-exports.ts): each hostile export as published, and as fetched with each tag that
-// completes its insertion (substituted by the service's own substitution).
+// completes its insertion (substituted by the service's own substitution), then the cases of
+// test/support/version-hostile-exports.ts (click events, string style flags, item forms by game
+// version), each with its benign twin.
 //
 // The TypeScript check is bundled from src/export-safety with esbuild (a dev dependency), so this
 // runs the service's own code. Deterministic: the same seed gives the same cases, byte for byte.
@@ -56,6 +58,7 @@ async function loadHostile() {
     entry,
     [
       `export { hostileExports } from ${JSON.stringify(join(root, 'test/support/hostile-exports.ts'))}`,
+      `export { versionHostileExports } from ${JSON.stringify(join(root, 'test/support/version-hostile-exports.ts'))}`,
       `export { substitution } from ${JSON.stringify(join(root, 'src/substitution/index.ts'))}`,
     ].join('\n'),
   )
@@ -112,7 +115,30 @@ async function hostileCases() {
       )
     }
   }
-  return { lines, exports: exports.length }
+  // The generator of versions and texts: each hostile export and its benign twin, as published.
+  const versioned = hostile.versionHostileExports({
+    seed: Number(options['hostile-seed'] ?? 41),
+    count: Math.ceil(Number(options['hostile-count']) / 4),
+    fixtures,
+  })
+  for (const versionCase of versioned) {
+    const how = `${versionCase.kind} ${versionCase.version} ${versionCase.position}`
+    for (const [text, which] of [
+      [versionCase.json, ''],
+      [versionCase.twin, ' twin'],
+    ]) {
+      lines.push(
+        JSON.stringify({
+          case: `version ${versionCase.id}${which}`,
+          how,
+          text,
+          tag: null,
+          verdict: verdictOf(text, null),
+        }),
+      )
+    }
+  }
+  return { lines, exports: exports.length + 2 * versioned.length }
 }
 
 /** What the TypeScript check says: its verdict, or the kind of error it threw. */

@@ -99,7 +99,7 @@ final class CheckedSnbt extends SnbtReader {
   protected SnbtValue member(String name, int depth, boolean whole) {
     if (whole || name.equals(ID)) return super.member(name, depth, true);
     if (name.equals(PASSENGERS) && onPassenger != null) return passengers(depth + 1);
-    ValueType type = ValueType.KEY_TYPES.get(name);
+    ValueType type = Versions.active().get(name);
     if (type == null) {
       skipValue(depth + 1);
       return null;
@@ -165,7 +165,7 @@ final class CheckedSnbt extends SnbtReader {
         typedList(chosen, depth);
         return;
       case STRING:
-        typedString(chosen);
+        typedString(chosen, shape);
         return;
       case ENUM:
         String value = shape == ValueType.Shape.QUOTED ? quoted() : word();
@@ -244,8 +244,11 @@ final class CheckedSnbt extends SnbtReader {
     if (type.length != null && count != type.length) throw typeFault();
   }
 
-  private void typedString(ValueType type) {
-    String value = quoted();
+  /** A string: quoted, or ({@code shape} a word) an unquoted word its type reads as one. */
+  private void typedString(ValueType type, ValueType.Shape shape) {
+    boolean isQuoted = shape == ValueType.Shape.QUOTED;
+    String value = isQuoted ? quoted() : word();
+    if (!isQuoted && !type.isStringWord(value)) throw typeFault();
     placeholderOnly(value, type.placeholder);
     if (type.placeholder && tags != null) tags.add(value);
     if (type.pattern != null && !type.pattern.matcher(value).matches()) throw typeFault();

@@ -59,22 +59,25 @@ final class JsonText {
     for (String kind : Vocabulary.WORLD_READING_KINDS) {
       if (found.contains(kind)) throw new UnsafeContent(UnsafeContent.Reason.TEXT, kind);
     }
+    for (String kind : Vocabulary.CLICK_KINDS) {
+      if (found.contains(kind)) throw new UnsafeContent(UnsafeContent.Reason.TEXT, kind, "textClick");
+    }
   }
 
-  /** Adds the world-reading kinds named anywhere in an SNBT text to {@code found}. */
+  /** Adds the world-reading kinds and click events named anywhere in an SNBT text to {@code found}. */
   private static void collectSnbt(SnbtValue value, Set<String> found) {
     if (value instanceof SnbtValue.ListOf list) {
       for (SnbtValue item : list.items()) collectSnbt(item, found);
     } else if (value instanceof SnbtValue.Compound compound) {
       for (Map.Entry<String, SnbtValue> member : compound.members()) {
-        if (Vocabulary.WORLD_READING_KINDS.contains(member.getKey())) found.add(member.getKey());
+        if (Vocabulary.REFUSED_TEXT_MEMBERS.contains(member.getKey())) found.add(member.getKey());
         collectSnbt(member.getValue(), found);
       }
     }
   }
 
   /**
-   * Adds the world-reading kinds named anywhere in parsed JSON to {@code found}, to the depth
+   * Adds the world-reading kinds and click events named anywhere in parsed JSON to {@code found}, to the depth
    * limit; returns whether an array, and whether an object, sat past it (not read further). A
    * loop with a stack of its own.
    */
@@ -95,7 +98,7 @@ final class JsonText {
         for (Object item : (List<?>) value) stack.push(new Object[] {item, depth + 1});
       } else {
         for (Map.Entry<?, ?> member : ((Map<?, ?>) value).entrySet()) {
-          if (Vocabulary.WORLD_READING_KINDS.contains((String) member.getKey())) found.add((String) member.getKey());
+          if (Vocabulary.REFUSED_TEXT_MEMBERS.contains((String) member.getKey())) found.add((String) member.getKey());
           stack.push(new Object[] {member.getValue(), depth + 1});
         }
       }

@@ -78,7 +78,8 @@ public final class SafetyCheck {
     Map<?, ?> fields = (Map<?, ?>) content;
     Refusal contentNames = names(fields, CONTENT, Vocabulary.CONTENT_NAMES, false);
     if (contentNames != null) return contentNames;
-    return new SafetyCheck(modelTag).run(fields);
+    // Every SNBT value is typed as the declared version reads it ({@link Versions}).
+    return Versions.readAs(fields.get("version"), () -> new SafetyCheck(modelTag).run(fields));
   }
 
   private Refusal run(Map<?, ?> fields) {

@@ -2,7 +2,6 @@ package dev.exportservice.client.internal.safety;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +11,15 @@ import java.util.regex.Pattern;
 
 /**
  * A value type of the vocabulary file ({@code types}, {@code keyTypes}), its references resolved:
- * what the game's codec reads at a key. Compiled once from the file, as the TypeScript check
- * compiles it (src/export-safety/types.ts); docs/export-safety.md, "The vocabulary file", says
+ * what the game's codec reads at a key. Compiled once per game version's era from the file
+ * ({@link TypeSet}), as the TypeScript check compiles it (src/export-safety/types.ts); docs/export-safety.md, "The vocabulary file", says
  * what each kind accepts. One class for every kind (its fields filled for that kind), so that a
  * recursive type (text inside text) is one object referring to itself.
  */
 final class ValueType {
   /** The kinds of the file's grammar. */
   enum Kind {
-    NUMBER, BOOLEAN, STRING, ENUM, LIST, ARRAY, COMPOUND, ONE_OF, TEXT
+    NUMBER, BOOLEAN, STRING, ENUM, LIST, ARRAY, COMPOUND, ONE_OF, TEXT, NONE
   }
 
   /** The shape of an SNBT (or JSON) value, which picks a {@code oneOf} alternative. */
@@ -39,11 +38,6 @@ final class ValueType {
 
   private static final Set<String> BOOLEAN_WORDS = Set.of("true", "false", "0b", "0B", "-0b", "-0B", "1b", "1B");
 
-  private static final Map<String, ValueType> COMPILED = new HashMap<>();
-
-  /** The type of each entity key ({@code keyTypes}): one per name, the same in every entity. */
-  static final Map<String, ValueType> KEY_TYPES = keyTypes();
-
   Kind kind;
   // number
   boolean integer;
@@ -54,6 +48,8 @@ final class ValueType {
   // string
   Pattern pattern;
   boolean placeholder;
+  /** What an unquoted word must match whole to be this string ({@code true}, {@code false} never, in any case); null: quoted only. */
+  Pattern words;
   // enum
   Set<String> values;
   // list, array, text
@@ -71,34 +67,12 @@ final class ValueType {
 
   private ValueType() {}
 
-  private static Map<String, ValueType> keyTypes() {
-    Map<String, ValueType> types = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> key : VocabularyFile.object("keyTypes").entrySet()) {
-      types.put((String) key.getKey(), typeOf(key.getValue()));
-    }
-    return types;
+  /** A type whose fields {@link TypeSet} fills in place, so that recursive types resolve. */
+  static ValueType empty() {
+    return new ValueType();
   }
 
-  /** The type a name of {@code types} (or an inline type) stands for. */
-  static synchronized ValueType typeOf(Object raw) {
-    if (!(raw instanceof String)) return compile((Map<?, ?>) raw, new ValueType());
-    ValueType known = COMPILED.get(raw);
-    if (known != null) return known;
-    Map<?, ?> types = VocabularyFile.object("types");
-    if (!types.containsKey(raw)) throw new IllegalStateException(VocabularyFile.RESOURCE + ": no type \"" + raw + "\"");
-    Object definition = types.get(raw);
-    // The object first, filled in place, so that recursive types (text) resolve.
-    ValueType type = new ValueType();
-    COMPILED.put((String) raw, type);
-    if (definition instanceof String) {
-      type.copy(typeOf(definition));
-    } else {
-      compile((Map<?, ?>) definition, type);
-    }
-    return type;
-  }
-
-  private void copy(ValueType other) {
+  void copy(ValueType other) {
     kind = other.kind;
     integer = other.integer;
     suffixes = other.suffixes;
@@ -107,6 +81,7 @@ final class ValueType {
     numberPattern = other.numberPattern;
     pattern = other.pattern;
     placeholder = other.placeholder;
+    words = other.words;
     values = other.values;
     of = other.of;
     length = other.length;
@@ -118,7 +93,7 @@ final class ValueType {
     alternatives = other.alternatives;
   }
 
-  private static ValueType compile(Map<?, ?> raw, ValueType type) {
+  static ValueType compile(Map<?, ?> raw, ValueType type, TypeSet set) {
     String kind = (String) raw.get("kind");
     Object length = raw.get("length");
     type.length = length instanceof Number ? ((Number) length).intValue() : null;
@@ -137,12 +112,13 @@ final class ValueType {
           if (!suffix.isEmpty()) withExponent.add(Pattern.quote(suffix));
         }
         String alternatives = String.join("|", quoted);
-        // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double.
+        // An exponent only before a suffix: 1.21.4 reads `1e5` as a string, 1.21.5 as a double. A
+        // point may end the digits (`0.f`, `1.`): both read it as a number of the same type.
         type.numberPattern =
             Pattern.compile(
                 type.integer
                     ? "-?(?:0|[1-9][0-9]*)(" + alternatives + ")"
-                    : "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+(?:" + String.join("|", withExponent) + ")|(?:" + alternatives + "))");
+                    : "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+(?:" + String.join("|", withExponent) + ")|(?:" + alternatives + "))");
         return type;
       case "boolean":
         type.kind = Kind.BOOLEAN;
@@ -151,6 +127,7 @@ final class ValueType {
         type.kind = Kind.STRING;
         type.pattern = raw.get("pattern") instanceof String ? Pattern.compile("(?:" + raw.get("pattern") + ")") : null;
         type.placeholder = "prefix".equals(raw.get("placeholder"));
+        type.words = raw.get("words") instanceof String ? Pattern.compile("(?:" + raw.get("words") + ")") : null;
         return type;
       case "enum":
         type.kind = Kind.ENUM;
@@ -158,12 +135,12 @@ final class ValueType {
         return type;
       case "list":
         type.kind = Kind.LIST;
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
         return type;
       case "array":
         type.kind = Kind.ARRAY;
         type.prefix = (String) raw.get("prefix");
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
         return type;
       case "compound":
         type.kind = Kind.COMPOUND;
@@ -171,23 +148,26 @@ final class ValueType {
         Object rawMembers = raw.get("members");
         if (rawMembers instanceof Map) {
           for (Map.Entry<?, ?> member : ((Map<?, ?>) rawMembers).entrySet()) {
-            members.put((String) member.getKey(), typeOf(member.getValue()));
+            members.put((String) member.getKey(), set.typeOf(member.getValue()));
           }
         }
         type.members = members;
-        type.others = raw.containsKey("others") ? typeOf(raw.get("others")) : null;
+        type.others = raw.containsKey("others") ? set.typeOf(raw.get("others")) : null;
         type.namespace = raw.get("namespace") instanceof String ? (String) raw.get("namespace") : null;
         type.unknown = "component".equals(raw.get("unknown")) ? "component" : "type";
         return type;
       case "oneOf":
         type.kind = Kind.ONE_OF;
         List<ValueType> of = new ArrayList<>();
-        for (Object alternative : (List<?>) raw.get("of")) of.add(typeOf(alternative));
+        for (Object alternative : (List<?>) raw.get("of")) of.add(set.typeOf(alternative));
         type.alternatives = of;
         return type;
       case "text":
         type.kind = Kind.TEXT;
-        type.of = typeOf(raw.get("of"));
+        type.of = set.typeOf(raw.get("of"));
+        return type;
+      case "none":
+        type.kind = Kind.NONE;
         return type;
       default:
         throw new IllegalStateException(VocabularyFile.RESOURCE + ": no type kind \"" + kind + "\"");
@@ -204,7 +184,7 @@ final class ValueType {
       case ARRAY:
         return shape == Shape.ARRAY;
       case STRING:
-        return shape == Shape.QUOTED;
+        return shape == Shape.QUOTED || (shape == Shape.WORD && words != null);
       case TEXT:
         return shape == Shape.QUOTED || shape == Shape.COMPOUND || shape == Shape.LIST;
       case ENUM:
@@ -212,6 +192,8 @@ final class ValueType {
       case NUMBER:
       case BOOLEAN:
         return shape == Shape.WORD;
+      case NONE:
+        return false;
       default:
         for (ValueType alternative : alternatives) if (alternative.acceptsShape(shape)) return true;
         return false;
@@ -238,6 +220,12 @@ final class ValueType {
     double[] range = SUFFIX_RANGES.getOrDefault(suffix, new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});
     if (value < range[0] || value > range[1]) return false;
     return (min == null || value >= min) && (max == null || value <= max);
+  }
+
+  /** Whether {@code word}, unquoted, is this string type ({@code words}). */
+  boolean isStringWord(String word) {
+    // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
+    return words != null && !word.equalsIgnoreCase("true") && !word.equalsIgnoreCase("false") && words.matcher(word).matches();
   }
 
   /** Whether {@code word} is a boolean: {@code true}, {@code false}, or a byte of 0 or 1. */

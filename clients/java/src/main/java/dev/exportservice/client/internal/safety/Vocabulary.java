@@ -96,6 +96,12 @@ final class Vocabulary {
   /** JSON text components that read the world when the game resolves them. */
   static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
 
+  /** The members of a text component that act when a player clicks it (run, suggest, open). */
+  static final List<String> CLICK_KINDS = VocabularyFile.strings("text", "clickKinds");
+
+  /** The members a text may not hold anywhere: world-reading kinds, then click events. */
+  static final Set<String> REFUSED_TEXT_MEMBERS = refusedTextMembers();
+
   /**
    * Code points a reader does not see (format characters, a BOM, fillers, variation selectors),
    * as inclusive ranges.
@@ -110,6 +116,12 @@ final class Vocabulary {
   static final Pattern LIMIT = pattern("limit");
 
   private static final Set<String> PASSENGER_KEY_SET = Set.copyOf(PASSENGER_KEYS);
+
+  private static Set<String> refusedTextMembers() {
+    Set<String> members = new java.util.HashSet<>(WORLD_READING_KINDS);
+    members.addAll(CLICK_KINDS);
+    return Set.copyOf(members);
+  }
   private static final String TAGS = "Tags";
 
   private Vocabulary() {}
