@@ -66,6 +66,8 @@ async function startOnce(args: string[], until: RegExp, options: StartOptions): 
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CI: 'true' },
+    // A group of its own, stopped as Ctrl+C stops it: npm does not pass SIGTERM on to the script.
+    detached: true,
   })
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -82,7 +84,7 @@ async function startOnce(args: string[], until: RegExp, options: StartOptions): 
     try {
       await options.whileRunning?.(output)
     } finally {
-      child.kill('SIGTERM')
+      process.kill(-child.pid!, 'SIGINT')
       await exited
     }
     return { output, exitCode: null }
