@@ -103,10 +103,16 @@ function isRunningStart(pid) {
   }
 }
 
-/** Empties `stateDir` (exports, rate-limit records, ID allocations) but for its holder's file. */
+/** What wrangler keeps in a state folder: one folder per layout version (`v3`). */
+const WRANGLER_STATE = /^v\d+$/
+
+/**
+ * Forgets what the service stored in `stateDir` (exports, rate-limit records, ID allocations):
+ * wrangler's folders in it, and nothing else, whatever folder `--persist-to` named.
+ */
 export function clearState(stateDir) {
   if (!existsSync(stateDir)) return
   for (const entry of readdirSync(stateDir)) {
-    if (entry !== LOCK_FILE) rmSync(join(stateDir, entry), { recursive: true, force: true })
+    if (WRANGLER_STATE.test(entry)) rmSync(join(stateDir, entry), { recursive: true, force: true })
   }
 }

@@ -6,7 +6,7 @@
  * what a deploy cannot work without.
  */
 import { existsSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importBundled } from './lib/import-bundled.mjs'
 
@@ -126,7 +126,8 @@ export async function devVarsProblems({ configPath = DEFAULT_CONFIG, environment
   const problems = []
   for (const name of Object.keys(await devVars(config, environment))) {
     if (name in config.vars || names.has(name)) continue
-    problems.push(`.dev.vars: ${name} is no setting of the service${suggestion(name, names)}`)
+    const file = shown(join(dirname(config.configPath), '.dev.vars'))
+    problems.push(`${file}: ${name} is no setting of the service${suggestion(name, names)}`)
   }
   return problems
 }

@@ -8,7 +8,15 @@
  * settings, and wrangler.toml's placeholder KV ids, before wrangler runs.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,7 +27,7 @@ import { freePort } from '../../scripts/local-service.mjs'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const ADDRESS_FILE = join(ROOT, '.wrangler', 'local-address')
 const LOCK_FILE = join(ROOT, '.wrangler', 'state', 'npm-start.json')
-/** IDs the fixtures are never published under: the service draws IDs from 100000 up, at random. */
+/** 31 IDs as a person mistypes them: a published ID is 1 of 900,000 drawn at random, so never these. */
 const MISTYPED = Array.from({ length: 31 }, (_, i) => String(100_001 + i))
 const run = promisify(execFile)
 /** A guard against a start that hangs, not a speed bound. */
@@ -181,6 +189,7 @@ describe('npm start', () => {
       let gone = 0
       let misses: number[] = []
       let locked: Response | undefined
+      expect(examplesState, 'runs on the state of the examples test, which runs first').not.toBe('')
       const { output } = await start(
         [
           '--production-limits',
@@ -304,6 +313,26 @@ describe('npm start', () => {
   )
 
   it(
+    'refuses a name in .dev.vars that is no setting, naming the nearest one',
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'export-service-config-'))
+      states.push(folder)
+      copyFileSync(join(ROOT, 'wrangler.toml'), join(folder, 'wrangler.toml'))
+      writeFileSync(join(folder, '.dev.vars'), 'PUBLISH_TOKEN=t\nRATE_LIMIT_SHORTT=5/60\n')
+      const { output, exitCode } = await start(
+        ['--config', join(folder, 'wrangler.toml')],
+        /^Ready on /m,
+      )
+      expect(exitCode).toBe(1)
+      expect(ownLines(output)).toEqual([
+        `${join(folder, '.dev.vars')}: RATE_LIMIT_SHORTT is no setting of the service. Did you mean RATE_LIMIT_SHORT?`,
+        'Nothing was started: change the setting and run npm start again.',
+      ])
+    },
+    HANG_GUARD_MS,
+  )
+
+  it(
     'runs once per folder: a second npm start refuses with the address and pid of the first, which keeps serving and npm run publish still finds; a holder that is gone is taken over',
     async () => {
       // A start killed before it could clean up left its file; its process is gone.
@@ -364,17 +393,19 @@ describe('npm start', () => {
 })
 
 describe('npm run reset', () => {
-  it('forgets what a stopped service stored and keeps the settings', () => {
+  it('forgets what a stopped service stored, and only that', () => {
     const state = freshState()
     mkdirSync(join(state, 'v3', 'kv'), { recursive: true })
     writeFileSync(join(state, 'v3', 'kv', 'blob'), 'an export')
+    // A folder named by mistake keeps what is not wrangler's.
+    writeFileSync(join(state, 'notes.txt'), 'mine')
     const { output, exitCode } = runScript('reset.mjs', '--persist-to', state)
     expect(exitCode).toBe(0)
     expect(output).toMatch(
       /^Local state reset \(.*\): no exports, no rate-limit records or penalties\. \.dev\.vars is kept\.\n$/,
     )
     expect(existsSync(join(state, 'v3'))).toBe(false)
-    expect(existsSync(join(ROOT, '.dev.vars'))).toBe(true)
+    expect(readFileSync(join(state, 'notes.txt'), 'utf8')).toBe('mine')
   })
 })
 
