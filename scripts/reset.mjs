@@ -11,7 +11,7 @@ import { clearState, DEFAULT_STATE_DIR, folderHolder } from './instance-lock.mjs
 const root = fileURLToPath(new URL('..', import.meta.url))
 const stateDir = resolve(
   root,
-  flagValues(process.argv.slice(2), '--persist-to')[0] ?? DEFAULT_STATE_DIR,
+  flagValues(process.argv.slice(2), '--persist-to')[0] || DEFAULT_STATE_DIR,
 )
 const shown = relative(process.cwd(), stateDir)
 

@@ -108,7 +108,7 @@ const url = `http://${ip === '0.0.0.0' || ip === '*' ? '127.0.0.1' : ip}:${port}
 // Wrangler keeps its state beside the configuration file unless told where.
 const stateDir = resolve(
   root,
-  flagValues(flags, '--persist-to')[0] ?? join(dirname(configPath), DEFAULT_STATE_DIR),
+  flagValues(flags, '--persist-to')[0] || join(dirname(configPath), DEFAULT_STATE_DIR),
 )
 const folder = takeFolder(stateDir, url)
 if (!folder.taken) {
