@@ -117,7 +117,8 @@ if (!folder.taken) {
   stop(
     `npm start already runs on ${shownState}: ${theirs} (pid ${pid}). Stop it first (Ctrl+C ` +
       `where it runs, or kill ${pid}), or start another beside it with state of its own: ` +
-      `npm start -- --persist-to .wrangler/state-2 --port 8788`,
+      'npm start -- --persist-to .wrangler/state-2 --port 8788 (npm run publish -- --state ' +
+      '.wrangler/state-2 reaches that one)',
     'Nothing was started.',
   )
 }

@@ -136,12 +136,13 @@ describe('npm start', () => {
   let exampleId = ''
 
   it(
-    'publishes the three fixtures once ready and prints their IDs, a curl line that works as printed and the try-it page; 31 mistyped IDs from this machine lock nobody out',
+    'publishes the three fixtures once ready and prints their IDs, a curl line that works as printed and the try-it page; 31 mistyped IDs from this machine lock nobody out; npm run publish -- --state finds it',
     async () => {
       let fetched = ''
       let page: Response | undefined
       let misses: number[] = []
       let hit = 0
+      let besideIt = ''
       examplesState = freshState()
       const { output } = await start([], /^Try it: .*$/m, {
         stateDir: examplesState,
@@ -153,6 +154,14 @@ describe('npm start', () => {
           const url = /^Fetch one: {2}curl '([^']+)'$/m.exec(output)![1]!
           hit = (await fetch(url)).status
           exampleId = /[?&]id=(\d+)/.exec(url)![1]!
+          besideIt = (
+            await run(process.execPath, [
+              'scripts/publish.mjs',
+              join(ROOT, 'fixtures', 'stone-gate-136-displays.json'),
+              '--state',
+              examplesState,
+            ])
+          ).stdout
         },
       })
       const lines = ownLines(output)
@@ -179,6 +188,9 @@ describe('npm start', () => {
       expect(page?.headers.get('content-type')).toMatch(/^text\/html/)
       expect(misses).toEqual(MISTYPED.map(() => 404))
       expect(hit).toBe(200)
+      // A service on state of its own (--persist-to) is found by that folder.
+      const address = /^Ready on (\S+)\. /m.exec(output)![1]!
+      expect(besideIt).toContain(`Fetch it:      curl '${address}/server-api?id=`)
     },
     HANG_GUARD_MS,
   )
@@ -369,7 +381,8 @@ describe('npm start', () => {
       expect(ownLines(second.output)).toEqual([
         `npm start already runs on .wrangler/state: ${url} (pid ${pid}). Stop it first (Ctrl+C ` +
           `where it runs, or kill ${pid}), or start another beside it with state of its own: ` +
-          'npm start -- --persist-to .wrangler/state-2 --port 8788',
+          'npm start -- --persist-to .wrangler/state-2 --port 8788 (npm run publish -- --state ' +
+          '.wrangler/state-2 reaches that one)',
         'Nothing was started.',
       ])
       expect(reset.exitCode).toBe(1)
