@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config'
 // Wrangler's config reader says "Using secrets defined in .dev.vars" once per test file when
 // `npm start` has created that file; its warnings and errors still print.
 process.env.WRANGLER_LOG ??= 'warn'
+// The project's .env holds wrangler's own switches, not the Worker's settings: without .dev.vars
+// (a fresh clone) wrangler would hand them to the Worker as vars.
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV ??= 'false'
 
 export default defineConfig({
   test: {

@@ -17,6 +17,11 @@ export interface LocalServiceOptions {
   stateDir?: string
   /** The name of the fresh state folder starts with this. */
   statePrefix?: string
+  /**
+   * The limits a plain `npm start` applies on a developer's machine (the miss limit off) instead
+   * of production's, which tests and tools get by default.
+   */
+  localLimits?: boolean
   /** Start the service in a process group of its own, so that `crash()` can kill all of it. */
   processGroup?: boolean
 }

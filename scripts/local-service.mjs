@@ -58,6 +58,8 @@ async function startOnce(vars, options) {
       'scripts/start.mjs',
       // Tests count what they publish: the examples would be three exports more.
       '--no-examples',
+      // What production does, unless the caller asks for what a developer's `npm start` does.
+      ...(options.localLimits ? [] : ['--production-limits']),
       '--port',
       String(port),
       '--persist-to',

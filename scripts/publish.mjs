@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// `npm run publish -- <file.json> [--url URL] [--token T] [--quick-command-prefix P] [--json]`:
-// publishes an export file through the editor API and prints its ID, expiry, quick command and a
-// ready curl line. The address is where `npm start` runs (it writes it to .wrangler/local-address)
-// unless --url says otherwise. The token comes from --token, else PUBLISH_TOKEN, else .dev.vars (which
+// `npm run publish -- <file.json> [--url URL | --state DIR] [--token T] [--quick-command-prefix P]
+// [--json]`: publishes an export file through the editor API and prints its ID, expiry, quick
+// command and a ready curl line. The address is where `npm start` runs (it writes it to
+// .wrangler/local-address) unless --url says otherwise, or --state names the state folder of an
+// `npm start` run beside it (`--persist-to DIR`), whose address is in the folder it holds. The token comes from --token, else PUBLISH_TOKEN, else .dev.vars (which
 // `npm start` creates), so local publishing needs no set-up. No dependencies, but it reads the
 // route names from src/contract/*.ts: Node 22.18 or newer strips their types, as the project's
 // own Node does (`npm run publish` runs on it); an older system Node cannot load them.
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { folderHolder } from './instance-lock.mjs'
 import {
   localServiceUrl,
   publishDocument,
@@ -23,6 +25,7 @@ Publishes an export document ({"content": {...}}) and prints its six-digit ID.
 Options:
   --url URL                    service address (default: where \`npm start\` runs, as it wrote
                                in .wrangler/local-address; else http://127.0.0.1:8787)
+  --state DIR                  the \`npm start\` running on state folder DIR (its --persist-to)
   --token T                    editor API token (default: $PUBLISH_TOKEN, then .dev.vars)
   --quick-command-prefix P     replaces "model spawn" in the quick command
   --json                       print the result as JSON
@@ -36,7 +39,10 @@ main().catch((error) => fail(EXIT_FAILED, error instanceof Error ? error.message
 async function main() {
   const args = parseCommandLine()
   const file = args.positionals[0]
-  const base = (args.values.url ?? localServiceUrl()).replace(/\/+$/, '')
+  const base = (args.values.url ?? serviceOfState(args.values.state) ?? localServiceUrl()).replace(
+    /\/+$/,
+    '',
+  )
   const token = args.values.token ?? process.env.PUBLISH_TOKEN ?? tokenFromDevVars()
   if (!token) {
     fail(
@@ -86,6 +92,7 @@ function parseCommandLine() {
       allowPositionals: true,
       options: {
         url: { type: 'string' },
+        state: { type: 'string' },
         token: { type: 'string' },
         'quick-command-prefix': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -101,6 +108,14 @@ function parseCommandLine() {
   }
   if (parsed.positionals.length !== 1) fail(EXIT_USAGE, USAGE)
   return parsed
+}
+
+/** The address of the `npm start` holding state folder `state`, if one is named. */
+function serviceOfState(state) {
+  if (state === undefined) return undefined
+  const holder = folderHolder(resolve(state))
+  if (holder === null) fail(EXIT_FAILED, `No npm start runs on ${state}.`)
+  return holder.url
 }
 
 function duration(seconds) {
