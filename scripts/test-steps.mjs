@@ -10,6 +10,7 @@
  *
  * `--quick` (`npm run test:quick`): the type checks, then the fast unit tests and one end-to-end
  * smoke test (`QUICK_TESTS`): a minute's check before a commit, not a replacement for `npm test`.
+ * Other arguments are vitest's (`npm test -- --project workers`).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -37,6 +38,8 @@ const QUICK_TESTS = [
 const PARALLEL = Math.max(2, availableParallelism())
 
 const quick = process.argv.includes('--quick')
+/** The other arguments go to vitest: `npm test -- --project workers`. */
+const vitestArgs = process.argv.slice(2).filter((arg) => arg !== '--quick')
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
@@ -48,7 +51,7 @@ const steps = (quick ? QUICK_CHECKS : CHECKS).flatMap((name) => {
     command: command.trim(),
   }))
 })
-const vitest = quick ? `vitest run ${QUICK_TESTS.join(' ')}` : 'vitest run'
+const vitest = ['vitest run', ...(quick ? QUICK_TESTS : []), ...vitestArgs.map(quoted)].join(' ')
 const total = steps.length + 1
 
 const started = Date.now()
@@ -96,6 +99,11 @@ function run(command, stdio) {
     child.stderr?.on('data', (chunk) => (output += chunk))
     child.on('exit', (code, signal) => resolve({ code: signal ? 1 : (code ?? 1), output }))
   })
+}
+
+/** `arg` as one word to the shell. */
+function quoted(arg) {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`
 }
 
 function seconds(ms) {
