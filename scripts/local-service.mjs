@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { SERVER_API_PATH } from '../src/contract/routes.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const READY_TIMEOUT_MS = 60_000
+/** A guard against a start that hangs: about 3 s on a quiet machine, many times that on a busy one. */
+const READY_TIMEOUT_MS = 120_000
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort() {

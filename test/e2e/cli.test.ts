@@ -2,23 +2,31 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { E2E_PUBLISH_TOKEN, startLocalService, type LocalService } from './local-service'
+import { describe, expect, it } from 'vitest'
+import { E2E_PUBLISH_TOKEN } from './local-service'
+import { sharedService } from './shared-service'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/reading-41-displays.json', import.meta.url))
 const VECTORS = new URL('../vectors/export-safety/', import.meta.url)
 const run = promisify(execFile)
+/** Publisher processes at once: each is mostly Node starting and a wait for the service. */
+const CLI_AT_ONCE = 4
 
-let service: LocalService
-beforeAll(async () => {
-  service = await startLocalService()
-})
-afterAll(() => service?.stop())
+const service = sharedService()
 
 function publishCli(...args: string[]) {
   return run(process.execPath, ['scripts/publish.mjs', ...args], {
     env: { ...process.env, PUBLISH_TOKEN: '' },
   })
+}
+
+/** Calls `each` on every item, `atOnce` of them in flight at a time. */
+async function inTurns<T>(items: T[], atOnce: number, each: (item: T) => Promise<void>) {
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) await each(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: atOnce }, lane))
 }
 
 describe('npm run publish', () => {
@@ -79,7 +87,8 @@ describe('npm run publish', () => {
       verdict: string
       path?: string
     }[]
-    for (const vector of manifest.filter((entry) => entry.verdict === 'refused')) {
+    const refused = manifest.filter((entry) => entry.verdict === 'refused')
+    await inTurns(refused, CLI_AT_ONCE, async (vector) => {
       const file = fileURLToPath(new URL(vector.file, VECTORS))
       const failed = publishCli(file, '--url', service.url, '--token', E2E_PUBLISH_TOKEN)
       await expect(failed).rejects.toMatchObject({
@@ -89,7 +98,7 @@ describe('npm run publish', () => {
       await expect(failed).rejects.toMatchObject({
         stderr: expect.stringContaining(vector.path!),
       })
-    }
+    })
     const allowed = fileURLToPath(new URL('allowed-text-display.json', VECTORS))
     const { stdout } = await publishCli(allowed, '--url', service.url, '--token', E2E_PUBLISH_TOKEN)
     expect(stdout).toMatch(/^Published allowed-text-display\.json as [1-9][0-9]{5}$/m)

@@ -15,7 +15,10 @@ export function fixtureExport(name: string): string {
 }
 
 /** Publishes a document through the editor API of a running service. */
-export async function publishExport(service: LocalService, document: string): Promise<Published> {
+export async function publishExport(
+  service: Pick<LocalService, 'url'>,
+  document: string,
+): Promise<Published> {
   const res = await fetch(`${service.url}/editor-api/exports`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${E2E_PUBLISH_TOKEN}`, 'Content-Type': 'application/json' },

@@ -5,19 +5,17 @@
  * the Worker, but none is a 5xx.
  */
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { publishExport } from './editor-publish'
-import { startLocalService, type LocalService } from './local-service'
+import { sharedService } from './shared-service'
 
 const DOC = '{"content":{"t":"[MODELSERVERTAG]","Tags":["[MODELSERVERTAG]_root"]}}'
 
-let service: LocalService
+const service = sharedService()
 let id: string
 beforeAll(async () => {
-  service = await startLocalService()
   id = (await publishExport(service, DOC)).id
 })
-afterAll(() => service?.stop())
 
 interface RawResponse {
   status: number

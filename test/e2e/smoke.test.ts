@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startLocalService, type LocalService } from './local-service'
+import { describe, expect, it } from 'vitest'
+import { sharedService } from './shared-service'
 
-let service: LocalService
-beforeAll(async () => {
-  service = await startLocalService()
-})
-afterAll(() => service?.stop())
+const service = sharedService()
 
 describe('npm start', () => {
   it('serves the API on loopback', async () => {
