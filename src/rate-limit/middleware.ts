@@ -197,7 +197,10 @@ async function countMiss(
   ])
   if (!place.exempt) {
     if (counted !== null) gate.counted(place.prefix, counted, Date.now())
-    else gate.uncounted(place.prefix, Date.now(), limits.misses.prefix.windowSeconds * 1000)
+    else {
+      const { prefix, firstPenaltySeconds } = limits.misses
+      gate.uncounted(place.prefix, Date.now(), prefix, firstPenaltySeconds * 1000)
+    }
   }
   if (client !== null && client.penaltyUntil !== 0) {
     refusals.remember(place, limits.rules, refusedFor(admitted, client.penaltyUntil))

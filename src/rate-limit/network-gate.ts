@@ -15,6 +15,7 @@
  * in their next calls. A miss the network's object could not count is counted here instead, so
  * that an overloaded object gives no budget away in this isolate.
  */
+import type { MissBudget } from './misses'
 import type { NetworkHint, NetworkMissCount } from './protocol'
 
 /** How long a client refused for a full burst room waits: its neighbours' answers are out by then. */
@@ -25,9 +26,12 @@ const MAX_NETWORKS = 10_000
 
 /** One network as this isolate knows it. */
 interface Known {
-  /** Misses in the window that resets at `resetAt`, as its object counted them or here. */
+  /** Misses in the window that resets at `resetAt`, as its object counted them. */
   misses: number
   resetAt: number
+  /** Misses its object could not count, counted here in a window that resets at `localResetAt`. */
+  uncounted: number
+  localResetAt: number
   penaltyUntil: number
   passClosed: boolean
   /** Requests of clients not known to be clean, admitted or being decided, not yet answered. */
@@ -51,7 +55,8 @@ export class NetworkGate {
    */
   enter(network: string, budget: number, now: number): { hint: NetworkHint; slot: Slot } {
     const known = this.#known(network, now)
-    const misses = now < known.resetAt ? known.misses : 0
+    const misses =
+      (now < known.resetAt ? known.misses : 0) + (now < known.localResetAt ? known.uncounted : 0)
     const room = Math.max(1, budget + 1 - misses)
     const full = known.inFlight >= room
     const hint: NetworkHint = {
@@ -89,21 +94,37 @@ export class NetworkGate {
     }
   }
 
-  /** Counts here a miss the network's object could not count, in a window of `windowMs`. */
-  uncounted(network: string, now: number, windowMs: number): void {
+  /**
+   * Counts here a miss the network's object could not count. Past the budget, this isolate
+   * penalizes the network itself (its strangers and guessers) for the first penalty: an object
+   * that cannot count gives no budget away.
+   */
+  uncounted(network: string, now: number, budget: MissBudget, firstPenaltyMs: number): void {
     const known = this.#known(network, now)
-    if (now >= known.resetAt) {
-      known.misses = 0
-      known.resetAt = now + windowMs
+    if (now >= known.localResetAt) {
+      known.uncounted = 0
+      known.localResetAt = now + budget.windowSeconds * 1000
     }
-    known.misses++
+    known.uncounted++
+    const misses = known.uncounted + (now < known.resetAt ? known.misses : 0)
+    if (misses > budget.budget && known.penaltyUntil <= now) {
+      known.penaltyUntil = now + firstPenaltyMs
+    }
   }
 
   #known(network: string, now: number): Known {
     let known = this.#networks.get(network)
     if (known === undefined) {
       if (this.#networks.size >= MAX_NETWORKS) this.#forgetOne(now)
-      known = { misses: 0, resetAt: 0, penaltyUntil: 0, passClosed: false, inFlight: 0 }
+      known = {
+        misses: 0,
+        resetAt: 0,
+        uncounted: 0,
+        localResetAt: 0,
+        penaltyUntil: 0,
+        passClosed: false,
+        inFlight: 0,
+      }
       this.#networks.set(network, known)
     }
     return known
@@ -112,7 +133,8 @@ export class NetworkGate {
   /** Forgets the oldest network with nothing in flight and nothing current, or else the oldest. */
   #forgetOne(now: number): void {
     for (const [name, known] of this.#networks) {
-      if (known.inFlight === 0 && known.resetAt <= now && known.penaltyUntil <= now) {
+      const current = Math.max(known.resetAt, known.localResetAt, known.penaltyUntil) > now
+      if (known.inFlight === 0 && !current) {
         this.#networks.delete(name)
         return
       }
