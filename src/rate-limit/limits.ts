@@ -54,28 +54,34 @@ const SETTLE_MS = SETTLE_SECONDS * 1000
 /**
  * A client's requests, and those admitted long enough ago that their misses are all counted:
  * whether a client is clean is judged on those, so a burst whose misses are still being read
- * does not pass for clean. Kept with two marks: `marked` requests had been admitted by `markAt`.
+ * does not pass for clean. Kept with a mark: `marked` requests had been admitted by `markAt`.
  */
 export interface Settled {
   /** Requests admitted while the record lives. */
   admitted: number
-  /** Of those, admitted at least SETTLE_SECONDS ago. */
+  /** Of those, admitted at least SETTLE_SECONDS ago (at the last look). */
   requests: number
   markAt: number
   marked: number
+  /** When the last request was admitted (ms). */
+  lastAt: number
 }
 
 /** The client's requests as settled at `now`. */
 function settledAt(client: ClientRecord | undefined, now: number): Settled {
   const before = client?.settled ?? olderRecord(client, now)
+  if (now - before.lastAt >= SETTLE_MS) {
+    return { ...before, requests: before.admitted, markAt: now, marked: before.admitted }
+  }
   if (now - before.markAt < SETTLE_MS) return before
-  return { admitted: before.admitted, requests: before.marked, markAt: now, marked: before.admitted }
+  const requests = Math.max(before.requests, before.marked)
+  return { ...before, requests, markAt: now, marked: before.admitted }
 }
 
 /** A record written before requests were settled: all its requests are, long since. */
 function olderRecord(client: ClientRecord | undefined, now: number): Settled {
   const requests = Math.max(0, ...Object.values(client?.windows ?? {}).map((w) => w.count))
-  return { admitted: requests, requests, markAt: now, marked: requests }
+  return { admitted: requests, requests, markAt: now, marked: requests, lastAt: 0 }
 }
 
 /** What the object knows of a request beside the record. */
@@ -123,7 +129,7 @@ export function admit(
     client: {
       windows: next,
       ...(client?.misses ? { misses: client.misses } : {}),
-      settled: { ...settled, admitted: settled.admitted + 1 },
+      settled: { ...settled, admitted: settled.admitted + 1, lastAt: now },
     },
   }
 }
