@@ -166,7 +166,11 @@ function missRefusal(
 function knownClean(client: ClientRecord | undefined, vouched: boolean, now: number): boolean {
   if (client === undefined) return vouched
   if (isClean(client, now)) return true
-  return vouched && penaltyEnd(client.misses, now) === 0 && missesOf(client, now) * 2 < settledAt(client, now).admitted
+  return (
+    vouched &&
+    penaltyEnd(client.misses, now) === 0 &&
+    missesOf(client, now) * 2 < settledAt(client, now).admitted
+  )
 }
 
 /**
@@ -177,7 +181,9 @@ function knownClean(client: ClientRecord | undefined, vouched: boolean, now: num
  */
 export function isClean(client: ClientRecord, now: number): boolean {
   const requests = settledAt(client, now).requests
-  return requests > 0 && penaltyEnd(client.misses, now) === 0 && missesOf(client, now) * 2 < requests
+  return (
+    requests > 0 && penaltyEnd(client.misses, now) === 0 && missesOf(client, now) * 2 < requests
+  )
 }
 
 /** The client's misses in its window, or, for a record whose windows lapsed, as it held them. */

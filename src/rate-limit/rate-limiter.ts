@@ -281,7 +281,12 @@ export class PrefixRateLimiter extends DurableObject<Env> {
     this.#sweepAt = Math.max(SWEEP_FROM, 2 * this.#records.size)
   }
 
-  #write(key: string, entry: Entry<ClientRecord | MissState>, now: number, confirmed = false): void {
+  #write(
+    key: string,
+    entry: Entry<ClientRecord | MissState>,
+    now: number,
+    confirmed = false,
+  ): void {
     const data = { ...entry.data, forgetAt: entry.forgetAt }
     void this.ctx.storage.put(key, data, confirmed ? {} : UNCONFIRMED)
     entry.storage = writtenAt(now, entry.forgetAt)

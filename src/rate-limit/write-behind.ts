@@ -85,7 +85,11 @@ export function planChange(
   }
   if (change === 'breach') {
     const needsAlarm = alarmAt === null || alarmAt > forgetAt
-    return { write: true, setAlarm: needsAlarm ? forgetAt : undefined, storage: writtenAt(now, forgetAt) }
+    return {
+      write: true,
+      setAlarm: needsAlarm ? forgetAt : undefined,
+      storage: writtenAt(now, forgetAt),
+    }
   }
   const held =
     (change === 'request' || change === 'miss') &&

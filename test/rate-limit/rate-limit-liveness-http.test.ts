@@ -179,7 +179,8 @@ describe('hits are never refused for concurrency or for neighbours', () => {
     const server6 = '2001:db8:92:1::7'
     for (const ip of [server4, server6]) expect((await get(ip, LIVE_IDS[0]!)).status).toBe(200)
     const asks: Ask[] = []
-    for (let i = 0; i < 300; i++) asks.push([`2001:db8:92:${(i + 16).toString(16)}::1`, LIVE_IDS[i % 5]!])
+    for (let i = 0; i < 300; i++)
+      asks.push([`2001:db8:92:${(i + 16).toString(16)}::1`, LIVE_IDS[i % 5]!])
     for (let i = 0; i < 200; i++) asks.push([`10.92.0.${20 + (i % 100)}`, LIVE_IDS[i % 5]!])
     for (let i = 0; i < 10; i++) {
       asks.splice(i * 50, 0, [server4, LIVE_IDS[i % 5]!], [server6, LIVE_IDS[i % 5]!])

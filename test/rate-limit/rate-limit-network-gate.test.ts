@@ -51,7 +51,11 @@ describe('a network burst room', () => {
     gate.enter('n', 5, T0)
     gate.enter('n', 5, T0)
     expect(gate.enter('n', 5, T0).hint.fullUntil).toBeGreaterThan(0)
-    gate.counted('n', { misses: 6, resetAt: T0 + 600_000, penaltyUntil: T0 + 60_000, passClosed: false }, T0)
+    gate.counted(
+      'n',
+      { misses: 6, resetAt: T0 + 600_000, penaltyUntil: T0 + 60_000, passClosed: false },
+      T0,
+    )
     const spent = new NetworkGate()
     spent.counted('n', { misses: 7, resetAt: T0 + 600_000, penaltyUntil: 0, passClosed: false }, T0)
     const one = spent.enter('n', 5, T0)
@@ -67,7 +71,11 @@ describe('a network burst room', () => {
     const budget = { budget: 5, windowSeconds: 600 }
     gate.uncounted('n', T0 + 1000, budget, 60_000)
     // The object's window started before this isolate's first (uncounted) miss.
-    gate.counted('n', { misses: 4, resetAt: T0 + 600_000, penaltyUntil: 0, passClosed: false }, T0 + 2000)
+    gate.counted(
+      'n',
+      { misses: 4, resetAt: T0 + 600_000, penaltyUntil: 0, passClosed: false },
+      T0 + 2000,
+    )
     gate.enter('n', 5, T0 + 2000)
     expect(gate.enter('n', 5, T0 + 2000).hint.fullUntil).toBeGreaterThan(0)
   })
@@ -79,7 +87,11 @@ describe('a network burst room', () => {
     expect(gate.enter('n', 5, T0).hint).toMatchObject({ strained: true, penaltyUntil: 0 })
     gate.uncounted('n', T0, budget, 60_000)
     expect(gate.enter('n', 5, T0).hint.penaltyUntil).toBe(T0 + 60_000)
-    gate.counted('n', { misses: 6, resetAt: T0 + 600_000, penaltyUntil: T0 + 60_000, passClosed: true }, T0)
+    gate.counted(
+      'n',
+      { misses: 6, resetAt: T0 + 600_000, penaltyUntil: T0 + 60_000, passClosed: true },
+      T0,
+    )
     expect(gate.enter('n', 5, T0 + 1000).hint).toMatchObject({
       penaltyUntil: T0 + 60_000,
       passClosed: true,
@@ -109,8 +121,12 @@ describe('admission under what the isolate knows of the network', () => {
       admitted: true,
       clean: true,
     })
-    expect(admit(undefined, POLICY, T0, { network: full, exempt: true }).verdict.admitted).toBe(true)
-    expect(admit(undefined, POLICY, T0, { network: full, vouched: true }).verdict.admitted).toBe(true)
+    expect(admit(undefined, POLICY, T0, { network: full, exempt: true }).verdict.admitted).toBe(
+      true,
+    )
+    expect(admit(undefined, POLICY, T0, { network: full, vouched: true }).verdict.admitted).toBe(
+      true,
+    )
   })
 
   it('takes requests whose misses may still be read for unsettled: a fresh burst is not clean', () => {

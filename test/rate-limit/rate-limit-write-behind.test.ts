@@ -7,11 +7,7 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  clientKey,
-  type ClientRecord,
-  CLIENT_RECORD_PREFIX,
-} from '../../src/rate-limit/testing'
+import { clientKey, type ClientRecord, CLIENT_RECORD_PREFIX } from '../../src/rate-limit/testing'
 import { callWithEnv, logged } from '../support/helpers'
 
 /** Request counting alone: every request here is a miss, which the miss limit would refuse. */

@@ -344,7 +344,7 @@ describe('when the limiter cannot answer', () => {
     expect(statuses).toEqual([404, 404, 404, 404])
     expect(limiterLogs(log, 'limiter_miss_unreported')).toHaveLength(8)
     // The budget and the breach counted in this isolate: its strangers are refused, hits too.
-    const refused = await from("192.0.77.50", "/server-api?id=123456", {}, vars)
+    const refused = await from('192.0.77.50', '/server-api?id=123456', {}, vars)
     expect(refused.status).toBe(429)
     expect(await refused.text()).toMatch(/this network asked for exports/)
   })
@@ -364,8 +364,7 @@ describe('a client that keeps sending while refused', () => {
             return stub.hit(...args)
           },
           miss: (...args: Parameters<typeof stub.miss>) => stub.miss(...args),
-          networkMiss: (...args: Parameters<typeof stub.networkMiss>) =>
-            stub.networkMiss(...args),
+          networkMiss: (...args: Parameters<typeof stub.networkMiss>) => stub.networkMiss(...args),
         }
       },
     } as unknown as Cloudflare.Env['RATE_LIMITER']
