@@ -4,9 +4,15 @@
  * doings, and a penalty outlives its object's restart. Through the Worker's fetch, with many
  * requests in flight at once (`Promise.all`), in the Workers runtime.
  */
-import { reset, runInDurableObject } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  reset,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/app'
 import { callWithEnv, storeExport } from '../support/helpers'
 
 const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
@@ -158,6 +164,39 @@ describe('a mixed burst from many networks of one wide block', () => {
     const next = await get('10.90.1.99', LIVE_IDS[0]!, vars)
     expect(next.status).toBe(429)
     expect(await next.text()).toMatch(/this network asked for exports that do not exist/)
+  })
+})
+
+describe('a burst through several isolates', () => {
+  it('answers each isolate at most the budget and the breach, and pays for all of them', async () => {
+    const isolates = [createApp(), createApp()]
+    const asks: Ask[] = Array.from({ length: 40 }, (_, i) => [`10.95.0.${1 + (i % 10)}`, deadId(i)])
+    const statuses = await Promise.all(
+      isolates.flatMap((isolate) =>
+        asks.map(async ([ip, id]) => {
+          const ctx = createExecutionContext()
+          const request = new Request(`https://example.com/server-api?id=${id}`, {
+            headers: { 'CF-Connecting-IP': ip },
+          })
+          const res = await isolate.fetch(request, { ...env, ...VARS }, ctx)
+          await waitOnExecutionContext(ctx)
+          await res.body?.cancel()
+          return res.status
+        }),
+      ),
+    )
+    const answered = statuses.filter((status) => status === 404).length
+    // Each isolate starts from an empty budget: at most twice the budget and the breach.
+    expect(answered).toBeGreaterThan(NETWORK_BUDGET + 1)
+    expect(answered).toBeLessThanOrEqual(2 * (NETWORK_BUDGET + 1))
+    // A third isolate has counted none of them: its first stranger is admitted, and its miss,
+    // counted before its answer, teaches it the penalty.
+    expect((await get('10.95.0.99', deadId(500))).status).toBe(404)
+    // Every miss was counted: the penalty lasts until they are paid for, at 30 an hour.
+    const refused = await get('10.95.0.98', deadId(501))
+    expect(refused.status).toBe(429)
+    const { error } = await refused.json<{ error: { retryAfterSeconds: number } }>()
+    expect(error.retryAfterSeconds).toBeGreaterThan((answered * 3600) / NETWORK_BUDGET - 60)
   })
 })
 
