@@ -255,6 +255,27 @@ describe('hits are never refused for concurrency or for neighbours', () => {
   })
 })
 
+describe("the plugins' own fetch patterns, with the default budgets", () => {
+  const DEFAULTS = { RATE_LIMIT_CLIENT_MISSES: '30/3600', RATE_LIMIT_PREFIX_MISSES: '300/3600' }
+
+  it("answers a chunk load's whole short window of blocks at once from a new server", async () => {
+    await publishLive()
+    const asks: Ask[] = Array.from({ length: 120 }, (_, i) => ['10.96.0.7', LIVE_IDS[i % 5]!])
+    const statuses = (await together(asks, DEFAULTS)).map((res) => res.status)
+    expect(statuses).toEqual(Array(120).fill(200))
+  })
+
+  it('answers five new servers of one /24 restarting together, each loading 60 models at once', async () => {
+    await publishLive()
+    const asks: Ask[] = []
+    for (let i = 0; i < 60; i++) {
+      for (let server = 1; server <= 5; server++) asks.push([`10.97.0.${server}`, LIVE_IDS[i % 5]!])
+    }
+    const statuses = (await together(asks, DEFAULTS)).map((res) => res.status)
+    expect(statuses).toEqual(Array(300).fill(200))
+  })
+})
+
 describe('penalties outlive a restart', () => {
   /** Ends the object's instance at once: what it held in memory only is gone. */
   async function restart(name: string): Promise<void> {
