@@ -13,7 +13,7 @@
  * What the network's object answers to each miss (protocol.ts) is kept here: its misses in its
  * window, its penalty and whether its clean clients' pass is closed, handed to the client objects
  * in their next calls. A miss the network's object could not count is counted here instead, so
- * that an overloaded object gives no budget away in this isolate.
+ * that an overloaded object gives away no more than the budget in this isolate.
  */
 import type { MissBudget } from './misses'
 import type { NetworkHint, NetworkMissCount } from './protocol'
@@ -97,7 +97,7 @@ export class NetworkGate {
   /**
    * Counts here a miss the network's object could not count. Past the budget, this isolate
    * penalizes the network itself (its strangers and guessers) for the first penalty: an object
-   * that cannot count gives no budget away.
+   * that cannot count gives away no more than the budget here.
    */
   uncounted(network: string, now: number, budget: MissBudget, firstPenaltyMs: number): void {
     const known = this.#known(network, now)
