@@ -71,12 +71,16 @@ async function outcome(asks: Ask[], responses: Response[], networkOf: (ip: strin
     if (live) {
       o.live.asked++
       if (res.status === 429) o.live.refused++
-      else expect(res.status).toBe(200)
+      else {
+        expect(res.status).toBe(200)
+        o.live.served++
+      }
     } else {
       o.dead.asked++
       if (res.status === 429) o.dead.refused++
       else {
         expect(res.status).toBe(404)
+        o.dead.answered++
         const network = networkOf(ip)
         o.missesByNetwork.set(network, (o.missesByNetwork.get(network) ?? 0) + 1)
       }
