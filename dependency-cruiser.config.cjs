@@ -198,6 +198,29 @@ module.exports = {
       to: { path: '^src/[^/]+/testing\\.ts$' },
     },
     {
+      name: 'rate-limit-isolate-meets-the-object-through-its-protocol',
+      severity: 'error',
+      comment:
+        "The limiter's isolate side (the middleware and what each isolate keeps) knows the " +
+        'Durable Object only by what they exchange (src/rate-limit/protocol.ts), as src/ids/ ' +
+        'does its shards: never by its module or its storage plan.',
+      from: {
+        path: '^src/rate-limit/(middleware|network-gate|refusal-memory|known-clients|request-context)\\.ts$',
+      },
+      to: { path: '^src/rate-limit/(rate-limiter|write-behind)\\.ts$' },
+    },
+    {
+      name: 'rate-limit-object-knows-no-isolate-module',
+      severity: 'error',
+      comment:
+        "The limiter's object and its pure rules never reach into an isolate's memory or the " +
+        'middleware: what the isolate knows reaches them in the call (protocol.ts).',
+      from: { path: '^src/rate-limit/(rate-limiter|write-behind|limits|misses|windows)\\.ts$' },
+      to: {
+        path: '^src/rate-limit/(middleware|network-gate|refusal-memory|known-clients|request-context)\\.ts$',
+      },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code (knip checks exports; this checks files).',

@@ -23,17 +23,17 @@ export type Failure =
   | { reason: 'method_not_allowed'; method: string; allow: string }
   | { reason: 'route_not_found'; path: string }
   /**
-   * `penalty`: refused for the misses of the client (`client`), of its network (`prefix`) or of
-   * its wide network (`wide`), not for its request windows (docs/rate-limits.md#misses).
-   * `inFlight`: refused because too many of the client's (`client`) or its network's (`prefix`)
-   * requests are still in flight (docs/rate-limits.md#bursts).
+   * `penalty`: refused for the misses of the client (`client`) or of its network (`prefix`), not
+   * for its request windows (docs/rate-limits.md#misses). `inFlight`: refused because its
+   * network's requests in flight from clients not known to be clean hold what is left of its
+   * miss budget (docs/rate-limits.md#bursts).
    */
   | {
       reason: 'rate_limited'
       retryAfterSeconds: number
       headers: Record<string, string>
-      penalty?: 'client' | 'prefix' | 'wide'
-      inFlight?: 'client' | 'prefix'
+      penalty?: 'client' | 'prefix'
+      inFlight?: 'prefix'
     }
   /** The rate limiter gave no verdict (docs/security.md#when-the-limiter-cannot-answer). */
   | { reason: 'limiter_unavailable'; retryAfterSeconds: number }
@@ -77,8 +77,6 @@ const REFUSAL_CAUSES = {
   requests: 'Too many requests from this address.',
   client: 'Too many requests from this address asked for exports that do not exist.',
   prefix: 'Too many requests from this network asked for exports that do not exist.',
-  wide: 'Too many requests from this wider network asked for exports that do not exist.',
-  clientInFlight: 'Too many requests from this address are in flight at once.',
   prefixInFlight: 'Too many requests from this network are in flight at once.',
 } as const
 

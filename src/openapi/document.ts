@@ -79,7 +79,7 @@ function exportResponses(withBody: boolean): Schema {
     '404': publicError('No export was ever published under this ID.', ['not_found']),
     '410': publicError('The export has expired (10 minutes after publication).', ['expired']),
     '429': {
-      description: `A request limit is exceeded (docs/api.md#rate-limits), or the client, its network (IPv4 /24, IPv6 /48) or its wider network (IPv4 /16, IPv6 /32) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`), or has too many requests in flight at once that could find none; the message says which, and the rate-limit headers still describe the two request windows. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
+      description: `A request limit is exceeded (docs/api.md#rate-limits), or the client or its network (IPv4 /24, IPv6 /48) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`), or its network has too many requests in flight at once from clients not known to find exports; the message says which, and the rate-limit headers still describe the two request windows. Decided before the ID is read: it never depends on whether the ID is live. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
         [...LENGTH_OR_ENCODING, ...DEPRECATION],

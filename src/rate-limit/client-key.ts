@@ -8,12 +8,8 @@
  *
  * A client's wider prefix (IPv4 /24, IPv6 /48) is what one holder of many addresses usually
  * has: a site gets a /48 (RFC 6177), a hosting customer a block of IPv4 addresses. Misses count
- * for it too (misses.ts), and its Durable Object holds the records of all its clients.
- *
- * A client's wide prefix (IPv4 /16, IPv6 /32) is what one provider holds: a regional registry's
- * smallest IPv6 allocation to an ISP or host is a /32, and a /16 is the block a cloud or hosting
- * provider carves customers' addresses from. Misses count for it too, in an object of its own
- * that only the miss path reaches (docs/rate-limits.md#wide-networks).
+ * for it too (misses.ts), in a Durable Object of its own that only the miss path reaches; each
+ * client's windows live in the client's own object.
  */
 
 /** The header Cloudflare sets to the client's address. */
@@ -58,21 +54,6 @@ export function prefixKey(clientKey: string): string {
   const v6 = IPV6_KEY.exec(clientKey)
   if (v6 !== null) return `${v6[1]}::/48`
   return clientKey
-}
-
-const IPV4_WIDE = /^(\d{1,3}\.\d{1,3})\.\d{1,3}\.\d{1,3}$/
-const IPV6_WIDE = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}):[0-9a-f]{1,4}:[0-9a-f]{1,4}::\/64$/
-
-/**
- * The wide prefix of a client key: `192.0.0.0/16` for `192.0.2.7`, `2001:db8::/32` for
- * `2001:db8:1:2::/64`; null for a key that is neither (it has no wide prefix).
- */
-export function widePrefixKey(clientKey: string): string | null {
-  const v4 = IPV4_WIDE.exec(clientKey)
-  if (v4 !== null) return `${v4[1]}.0.0/16`
-  const v6 = IPV6_WIDE.exec(clientKey)
-  if (v6 !== null) return `${v6[1]}::/32`
-  return null
 }
 
 /**

@@ -19,18 +19,18 @@ interface Seen {
 }
 
 export class KnownClients {
-  private readonly clients = new Map<string, Seen>()
+  readonly #clients = new Map<string, Seen>()
 
   /** Notes an admitted request of `key` answered at `now`, a miss or not; kept `keepMs`. */
   answered(key: string, miss: boolean, now: number, keepMs: number): void {
-    let seen = this.live(key, now)
+    let seen = this.#live(key, now)
     if (seen === undefined) {
-      if (this.clients.size >= MAX_KNOWN_CLIENTS) {
-        const oldest = this.clients.keys().next()
-        if (!oldest.done) this.clients.delete(oldest.value)
+      if (this.#clients.size >= MAX_KNOWN_CLIENTS) {
+        const oldest = this.#clients.keys().next()
+        if (!oldest.done) this.#clients.delete(oldest.value)
       }
       seen = { requests: 0, misses: 0, until: now + keepMs }
-      this.clients.set(key, seen)
+      this.#clients.set(key, seen)
     }
     seen.requests++
     if (miss) seen.misses++
@@ -38,15 +38,15 @@ export class KnownClients {
 
   /** Whether this isolate vouches for `key` at `now`: answered here, fewer than half misses. */
   vouches(key: string, now: number): boolean {
-    const seen = this.live(key, now)
+    const seen = this.#live(key, now)
     return seen !== undefined && seen.misses * 2 < seen.requests
   }
 
-  private live(key: string, now: number): Seen | undefined {
-    const seen = this.clients.get(key)
+  #live(key: string, now: number): Seen | undefined {
+    const seen = this.#clients.get(key)
     if (seen === undefined) return undefined
     if (now < seen.until) return seen
-    this.clients.delete(key)
+    this.#clients.delete(key)
     return undefined
   }
 }

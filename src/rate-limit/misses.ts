@@ -17,14 +17,12 @@
  * party is kept past its penalty plus one miss window (a day and an hour at the defaults).
  */
 
-/** The miss limit's settings: budgets and windows per client, prefix and wide prefix, the penalties. */
+/** The miss limit's settings: budgets and windows per client and prefix, the penalties. */
 export interface MissSettings {
   /** False switches the miss limit off: misses count nowhere, nobody is penalized. */
   enabled: boolean
   client: MissBudget
   prefix: MissBudget
-  /** The wide prefix (IPv4 /16, IPv6 /32; client-key.ts): what one provider's block holds. */
-  wide: MissBudget
   /** The penalty of a first breach, in seconds. */
   firstPenaltySeconds: number
   /** The longest penalty, in seconds: doubling stops here. */
@@ -44,12 +42,6 @@ export const DEFAULT_CLIENT_MISS_BUDGET: MissBudget = { budget: 30, windowSecond
  * a few hundred guesses an hour, where one live ID takes about 1,500 at 600 live of 900,000.
  */
 export const DEFAULT_PREFIX_MISS_BUDGET: MissBudget = { budget: 300, windowSeconds: 3600 }
-/**
- * An IPv4 /16 or IPv6 /32: ten networks' worth. Without it, a holder of many networks guesses
- * 300 times an hour per network (a /40 holds 256 /48s, about 51 live IDs an hour); with it, the
- * whole block gets 3,000 misses an hour, about 2 live IDs.
- */
-export const DEFAULT_WIDE_MISS_BUDGET: MissBudget = { budget: 3000, windowSeconds: 3600 }
 export const DEFAULT_FIRST_PENALTY_SECONDS = 15 * 60
 export const DEFAULT_LONGEST_PENALTY_SECONDS = 24 * 3600
 
@@ -58,7 +50,6 @@ export const DEFAULT_MISS_SETTINGS: MissSettings = {
   enabled: true,
   client: DEFAULT_CLIENT_MISS_BUDGET,
   prefix: DEFAULT_PREFIX_MISS_BUDGET,
-  wide: DEFAULT_WIDE_MISS_BUDGET,
   firstPenaltySeconds: DEFAULT_FIRST_PENALTY_SECONDS,
   longestPenaltySeconds: DEFAULT_LONGEST_PENALTY_SECONDS,
 }
@@ -103,9 +94,12 @@ export function penaltyMs(breaches: number, settings: MissSettings): number {
  * The state after a miss at `now`. A miss past the budget is a breach: the penalty starts,
  * doubled if the last breach is still remembered. The window runs on through the penalty, so a
  * miss after it, while the window lasts, is another breach at once: waiting out a penalty buys
- * no new budget, only the window's end does. A miss while penalized only counts (it can
- * come only from requests admitted before the breach, or from the clean clients a network's
- * penalty lets through, limits.ts); it counts in `missesInPenalty` too.
+ * no new budget, only the window's end does. A miss while penalized (requests admitted before
+ * the breach was known, or the clean clients a network's penalty lets through, limits.ts) is
+ * counted, in `missesInPenalty` too, and is a debt: the penalty lasts at least until the
+ * window's misses, spread at the budget's rate from the window's start, are paid for
+ * (`debtEnd`). So however many misses a burst gets answered, the average over a window and its
+ * penalty stays within the budget.
  */
 export function countMiss(
   state: MissState | undefined,
@@ -119,11 +113,13 @@ export function countMiss(
   const resetAt = inWindow ? current.resetAt : now + budget.windowSeconds * 1000
   if (penaltyEnd(current, now) !== 0) {
     const missesInPenalty = (current.missesInPenalty ?? 0) + 1
+    const penaltyUntil = Math.max(current.penaltyUntil, debtEnd(count, resetAt, budget))
     return {
       ...current,
       count,
       resetAt,
       breaches: remembered(current, budget, now),
+      penaltyUntil,
       missesInPenalty,
     }
   }
@@ -133,6 +129,15 @@ export function countMiss(
   const breaches = remembered(current, budget, now) + 1
   const penaltyUntil = now + penaltyMs(breaches, settings)
   return { count, resetAt, breaches, penaltyUntil }
+}
+
+/**
+ * When `count` misses of a window that resets at `resetAt` are paid for at the budget's rate,
+ * counted from the window's start (ms): `count / budget` windows after it.
+ */
+export function debtEnd(count: number, resetAt: number, budget: MissBudget): number {
+  const windowMs = budget.windowSeconds * 1000
+  return resetAt - windowMs + Math.ceil((count * windowMs) / budget.budget)
 }
 
 /** Breaches still remembered at `now`: until a miss window after the last penalty ended. */

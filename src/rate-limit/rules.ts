@@ -44,7 +44,7 @@ const budgetText = (b: MissBudget): string => `${b.budget}/${b.windowSeconds}`
 
 /**
  * The miss limit from `RATE_LIMIT_MISSES` (`on` or `off`), `RATE_LIMIT_CLIENT_MISSES`,
- * `RATE_LIMIT_PREFIX_MISSES` and `RATE_LIMIT_WIDE_MISSES` (`"misses/seconds"`), `RATE_LIMIT_FIRST_PENALTY_SECONDS` and
+ * `RATE_LIMIT_PREFIX_MISSES` (`"misses/seconds"`), `RATE_LIMIT_FIRST_PENALTY_SECONDS` and
  * `RATE_LIMIT_LONGEST_PENALTY_SECONDS`; unset ones take the defaults (misses.ts).
  */
 export function missSettings(env: Env): MissSettings {
@@ -76,7 +76,6 @@ export function missSettings(env: Env): MissSettings {
     enabled: switchedTo === 'on',
     client: budget('client miss', env.RATE_LIMIT_CLIENT_MISSES, d.client),
     prefix: budget('prefix miss', env.RATE_LIMIT_PREFIX_MISSES, d.prefix),
-    wide: budget('wide prefix miss', env.RATE_LIMIT_WIDE_MISSES, d.wide),
     firstPenaltySeconds: first,
     longestPenaltySeconds: longest,
   }

@@ -7,8 +7,15 @@
  */
 export { clientKey, prefixKey, UNKNOWN_CLIENT } from './client-key'
 export { parseExemptNetworks } from './exempt-networks'
-export { Reservations, RESERVATION_SECONDS } from './in-flight'
-export { admit, clientForgetAt, type ClientRecord, type LimitPolicy, miss } from './limits'
+export {
+  admit,
+  clientForgetAt,
+  clientMiss,
+  type ClientRecord,
+  type LimitPolicy,
+  networkMiss,
+} from './limits'
+export { NetworkGate } from './network-gate'
 export {
   countMiss,
   DEFAULT_MISS_SETTINGS,

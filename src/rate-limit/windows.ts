@@ -42,27 +42,22 @@ export interface RateVerdict {
   /** One report per rule, in the order of the rules. */
   windows: WindowReport[]
   /**
-   * Set on a refusal that a miss penalty causes (misses.ts): whose misses, the client's own, its
-   * prefix's or its wide prefix's. The windows are then reported as they stand, nothing counted.
+   * Set on a refusal that a miss penalty causes (misses.ts): whose misses, the client's own or
+   * its network's. The windows are then reported as they stand, nothing counted.
    */
   penalty?: MissLevel
   /**
-   * Set on a refusal because too many of the party's admitted requests may still turn out to be
-   * misses (limits.ts): the client's or its prefix's. Windows reported as they stand.
+   * Set on a refusal because the network's requests in flight from clients not known to be
+   * clean already hold what is left of its miss budget (network-gate.ts). Windows as they stand.
    */
   inFlight?: InFlightLevel
-  /**
-   * On an admission under the miss limit: when the object reserved the request's possible miss
-   * (ms). The miss report names it, so the object turns that reservation into a count.
-   */
-  reservedAt?: number
 }
 
-/** Whose misses: the client's, its prefix's, its wide prefix's (client-key.ts). */
-export type MissLevel = 'client' | 'prefix' | 'wide'
+/** Whose misses: the client's, or its network's (client-key.ts). */
+export type MissLevel = 'client' | 'prefix'
 
-/** Whose requests in flight: the client's or its prefix's. */
-export type InFlightLevel = 'client' | 'prefix'
+/** Whose requests in flight: the network's. */
+export type InFlightLevel = 'prefix'
 
 /** Why a request is refused when its windows have room. */
 export type RefusalReason = { penalty: MissLevel } | { inFlight: InFlightLevel }

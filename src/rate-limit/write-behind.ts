@@ -15,8 +15,9 @@
  * - That alarm deletes what has lapsed, and everything at once (`deleteAll`) when nothing stored
  *   is needed any more: no record outlives its windows and its miss penalty. It does not write a
  *   record that lapses before the next interval.
- * - A change that starts a miss penalty is never held: a penalty must outlive an eviction. Nor is
- *   a request of a client of a penalized (or spent) network: its record is what lets it through.
+ * - A change that starts or lengthens a miss penalty is written at once, whatever the interval:
+ *   a penalty must outlive an eviction and a restart. A request of a clean client of a penalized
+ *   (or spent) network is not held either: its record is what lets it through.
  */
 
 /** What the object knows of one record's storage. */
@@ -48,7 +49,8 @@ export function loaded(storedForgetAt: number): RecordStorage {
 }
 
 /**
- * What changed in a record: a request admitted, a miss counted, a miss that started a penalty,
+ * What changed in a record: a request admitted, a miss counted, a miss that started or
+ * lengthened a penalty,
  * or a request of a client served through its network's strain (`kept`), which must outlive an
  * eviction like a penalty: it is what makes the client known (rate-limiter.ts).
  */
@@ -80,6 +82,14 @@ export function planChange(
     ...storage,
     unwrittenRequests: storage.unwrittenRequests + (request ? 1 : 0),
     unwrittenMisses: storage.unwrittenMisses + (request ? 0 : 1),
+  }
+  if (change === 'breach') {
+    const needsAlarm = alarmAt === null || alarmAt > forgetAt
+    return {
+      write: true,
+      setAlarm: needsAlarm ? forgetAt : undefined,
+      storage: writtenAt(now, forgetAt),
+    }
   }
   const held =
     (change === 'request' || change === 'miss') &&

@@ -3,7 +3,8 @@ import {
   prefixKey,
   admit,
   clientForgetAt,
-  miss,
+  clientMiss,
+  networkMiss,
   type LimitPolicy,
   countMiss,
   DEFAULT_MISS_SETTINGS,
@@ -20,7 +21,6 @@ const SETTINGS: MissSettings = {
   enabled: true,
   client: { budget: 3, windowSeconds: 600 },
   prefix: { budget: 5, windowSeconds: 600 },
-  wide: { budget: 50, windowSeconds: 600 },
   firstPenaltySeconds: 60,
   longestPenaltySeconds: 300,
 }
@@ -35,6 +35,13 @@ const POLICY: LimitPolicy = {
 /** `n` misses of one party at `now`, from `state`. */
 function missTimes(state: MissState | undefined, n: number, now: number): MissState | undefined {
   for (let i = 0; i < n; i++) state = countMiss(state, SETTINGS.client, SETTINGS, now)
+  return state
+}
+
+/** Misses of one party at `now`, one at a time, until one starts a penalty. */
+function untilBreach(state: MissState | undefined, now: number): MissState {
+  do state = countMiss(state, SETTINGS.client, SETTINGS, now)
+  while (penaltyEnd(state, now) === 0)
   return state
 }
 
@@ -66,6 +73,15 @@ describe('the miss budget', () => {
     expect(penaltyEnd(again, T0 + 60_000)).toBe(T0 + 60_000 + 120_000)
   })
 
+  it('lengthens the penalty by each miss counted while penalized: the window pays for them', () => {
+    // The 4th of 7 misses at once breaches; the other 3 come from requests already in flight.
+    const state = missTimes(undefined, 7, T0)
+    expect(state?.breaches).toBe(1)
+    // 7 misses at a budget of 3 per 600 s: paid for 1,400 s after the window's start.
+    expect(penaltyEnd(state, T0)).toBe(T0 + 1400_000)
+    expect(missesForgetAt(state, SETTINGS.client)).toBe(T0 + 1400_000 + 600_000)
+  })
+
   it('forgets the misses of a lapsed window', () => {
     const early = missTimes(undefined, 3, T0)
     expect(penaltyEnd(missTimes(early, 1, T0 + 10 * MIN), T0 + 10 * MIN)).toBe(0)
@@ -76,7 +92,7 @@ describe('the miss budget', () => {
     let now = T0
     const penalties: number[] = []
     for (let breach = 0; breach < 5; breach++) {
-      state = missTimes(state, 4, now)
+      state = untilBreach(state, now)
       penalties.push((penaltyEnd(state, now) - now) / 1000)
       now = state!.penaltyUntil
     }
@@ -84,7 +100,7 @@ describe('the miss budget', () => {
   })
 
   it('starts over at the first penalty after a quiet miss window past the last penalty', () => {
-    const first = missTimes(missTimes(undefined, 4, T0), 4, T0 + 1 * MIN)
+    const first = untilBreach(untilBreach(undefined, T0), T0 + 1 * MIN)
     expect(first?.breaches).toBe(2)
     const later = first!.penaltyUntil + 10 * MIN
     expect(missesForgetAt(first, SETTINGS.client)).toBe(later)
@@ -96,30 +112,37 @@ describe('the miss budget', () => {
 
 describe('admission with misses', () => {
   it('refuses hits while the client is penalized, without counting them', () => {
-    let client = admit(undefined, undefined, POLICY, T0).client!
-    for (let i = 0; i < 4; i++) client = miss(client, undefined, POLICY, T0)!.client
-    const { verdict, client: after } = admit(client, undefined, POLICY, T0 + 1000)
+    let client = admit(undefined, POLICY, T0).client!
+    for (let i = 0; i < 4; i++) client = clientMiss(client, POLICY, T0)!
+    const { verdict, client: after } = admit(client, POLICY, T0 + 1000)
     expect(after).toBeNull()
     expect(verdict).toMatchObject({ admitted: false, penalty: 'client', retryAfterSeconds: 59 })
     // The windows as they stand: the one admitted request.
     expect(verdict.windows.map((w) => w.remaining)).toEqual([9, 99])
-    expect(admit(client, undefined, POLICY, T0 + 60_000).verdict.admitted).toBe(true)
+    expect(admit(client, POLICY, T0 + 60_000).verdict.admitted).toBe(true)
   })
 
   it('refuses a fresh client of a penalized prefix on its first request', () => {
     let prefix: MissState | undefined
-    for (let i = 0; i < 6; i++) prefix = miss(undefined, prefix, POLICY, T0)!.prefix
-    const { verdict } = admit(undefined, prefix, POLICY, T0)
+    for (let i = 0; i < 6; i++) prefix = networkMiss(prefix, POLICY, T0, false)!
+    const network = {
+      penaltyUntil: prefix!.penaltyUntil,
+      passClosed: false,
+      fullUntil: 0,
+      strained: true,
+    }
+    const { verdict } = admit(undefined, POLICY, T0, { network })
     expect(verdict).toMatchObject({ admitted: false, penalty: 'prefix', retryAfterSeconds: 60 })
   })
 
   it('counts nothing and refuses nobody for misses when switched off', () => {
     const off = { ...POLICY, misses: { ...SETTINGS, enabled: false } }
-    expect(miss(undefined, undefined, off, T0)).toBeNull()
+    expect(clientMiss(undefined, off, T0)).toBeNull()
+    expect(networkMiss(undefined, off, T0, false)).toBeNull()
   })
 
   it('forgets a client once its windows and its misses have lapsed', () => {
-    const client = admit(undefined, undefined, POLICY, T0).client!
+    const client = admit(undefined, POLICY, T0).client!
     expect(clientForgetAt(client, POLICY)).toBe(T0 + 3600_000)
   })
 })
@@ -141,7 +164,6 @@ describe('missSettings', () => {
       enabled: false,
       client: { budget: 5, windowSeconds: 60 },
       prefix: { budget: 50, windowSeconds: 120 },
-      wide: { budget: 3000, windowSeconds: 3600 },
       firstPenaltySeconds: 30,
       longestPenaltySeconds: 600,
     })

@@ -135,7 +135,7 @@ describe('a clean client of a penalized network', () => {
     await penalize('192.0.23', vars)
     // Its windows have lapsed; the alarm deletes its stored record.
     vi.setSystemTime(T0 + 130_000)
-    const stub = env.RATE_LIMITER.getByName('192.0.23.0/24')
+    const stub = env.RATE_LIMITER.getByName(server)
     await runDurableObjectAlarm(stub)
     const stored = await runInDurableObject(stub, (_, state) =>
       [...state.storage.kv.list()].map(([k]) => k),
@@ -147,19 +147,26 @@ describe('a clean client of a penalized network', () => {
   })
 
   it('is served by an isolate that never saw it, while strangers there are refused', async () => {
-    await storeExport(LIVE, DOC)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(T0)
+    await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
     const server = '192.0.24.50'
     expect((await get(server, LIVE)).status).toBe(200)
     await penalize('192.0.24')
-    // Another isolate, which never saw the server, learns of the penalty from a stranger.
+    // Its object takes it for clean once its request has settled (its miss, had it been one,
+    // counted).
+    vi.setSystemTime(T0 + 11_000)
+    // Another isolate, which never saw the server, learns of the penalty from the first miss it
+    // counts: until then it admitted the network's strangers (docs/rate-limits.md#bursts).
     const other = createApp()
+    expect((await getElsewhere(other, '192.0.24.98', UNKNOWN)).status).toBe(404)
     expect(await answer(await getElsewhere(other, '192.0.24.99', LIVE))).toBe('429 network')
     expect(await answer(await getElsewhere(other, '192.0.24.1', LIVE))).toBe('429 network')
     expect((await getElsewhere(other, server, LIVE)).status).toBe(200)
     expect(await answer(await getElsewhere(other, '192.0.24.99', LIVE))).toBe('429 network')
   })
 
-  it('is still served after its network’s object was evicted, having asked once', async () => {
+  it('is still served after its object and its network’s were evicted, having asked once', async () => {
     await storeExport(LIVE, DOC)
     const server = '2001:db8:25:50::1'
     // One request: before the penalty, a lone request is held in memory only.
@@ -168,28 +175,36 @@ describe('a clean client of a penalized network', () => {
       expect((await get(`2001:db8:25:${i}::1`, UNKNOWN)).status).toBe(404)
     }
     await evict('2001:db8:25::/48')
+    await evict('2001:db8:25:50::/64')
     expect((await get(server, LIVE)).status).toBe(200)
     expect(await answer(await get('2001:db8:25:99::1', LIVE))).toBe('429 network')
     // Its requests through the penalty are stored as they come, so it outlives evictions.
-    await evict('2001:db8:25::/48')
+    await evict('2001:db8:25:50::/64')
     expect((await get(server, LIVE)).status).toBe(200)
   })
 
   it('is served when it asks less often than its object is evicted, as the isolates know it', async () => {
-    await storeExport(LIVE, DOC)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(T0)
+    await storeExport(LIVE, DOC, { ttlSeconds: 36_000 })
     const server = '192.0.26.50'
     // Each request a lone one, forgotten by the object's eviction before the next.
     for (let i = 0; i < 3; i++) {
       expect((await get(server, LIVE)).status).toBe(200)
-      await evict('192.0.26.0/24')
+      await evict(server)
     }
     await penalize('192.0.26')
-    await evict('192.0.26.0/24')
+    await evict(server)
     expect((await get(server, LIVE)).status).toBe(200)
-    // Another isolate, which never answered it, now finds it in the object's storage.
-    await evict('192.0.26.0/24')
-    expect((await getElsewhere(createApp(), server, LIVE)).status).toBe(200)
-    expect(await answer(await getElsewhere(createApp(), '192.0.26.99', LIVE))).toBe('429 network')
+    // Another isolate, which never answered it, now finds it in the object's storage, its
+    // request there settled.
+    await evict(server)
+    vi.setSystemTime(T0 + 11_000)
+    const other = createApp()
+    expect((await getElsewhere(other, server, LIVE)).status).toBe(200)
+    // That isolate has heard of the penalty from no miss yet: its first teaches it.
+    expect((await getElsewhere(other, '192.0.26.98', UNKNOWN)).status).toBe(404)
+    expect(await answer(await getElsewhere(other, '192.0.26.99', LIVE))).toBe('429 network')
   })
 
   it('is not vouched for by an isolate that saw it guess, once its object forgot it', async () => {
@@ -197,10 +212,11 @@ describe('a clean client of a penalized network', () => {
     const guesser = '192.0.27.50'
     for (const id of [LIVE, UNKNOWN, UNKNOWN]) {
       expect((await get(guesser, id)).status).toBe(id === LIVE ? 200 : 404)
-      await evict('192.0.27.0/24')
+      await evict(guesser)
     }
-    await penalize('192.0.27')
-    await evict('192.0.27.0/24')
+    // Its two misses count for the network too: four more breach its budget of 5.
+    for (let i = 1; i <= 4; i++) expect((await get(`192.0.27.${i}`, UNKNOWN)).status).toBe(404)
+    await evict(guesser)
     expect(await answer(await get(guesser, LIVE))).toBe('429 network')
   })
 

@@ -29,13 +29,18 @@ function get(ip: string, vars: Partial<Cloudflare.Env> = SMALL): Promise<Respons
   return callWithEnv(vars, '/server-api?id=999999', { headers: { 'CF-Connecting-IP': ip } })
 }
 
-function limiter(ip: string) {
-  return env.RATE_LIMITER.getByName(prefixKey(clientKey(ip)))
+/** The object of `ip`'s client, or of its network. */
+function limiter(ip: string, of: 'client' | 'network' = 'client') {
+  const key = clientKey(ip)
+  return env.RATE_LIMITER.getByName(of === 'client' ? key : prefixKey(key))
 }
 
-/** Everything the object of `ip`'s prefix holds in storage: its keys, and its alarm. */
-function inspect(ip: string): Promise<{ keys: string[]; alarm: number | null }> {
-  return runInDurableObject(limiter(ip), async (_, state) => ({
+/** Everything the object of `ip`'s client (or network) holds in storage: its keys, its alarm. */
+function inspect(
+  ip: string,
+  of: 'client' | 'network' = 'client',
+): Promise<{ keys: string[]; alarm: number | null }> {
+  return runInDurableObject(limiter(ip, of), async (_, state) => ({
     keys: [...state.storage.kv.list()].map(([key]) => key),
     alarm: await state.storage.getAlarm(),
   }))
@@ -74,7 +79,7 @@ describe('what the limiter keeps', () => {
     expect(tables).toEqual([])
   })
 
-  it('keeps the other clients of the prefix until their own windows lapse', async () => {
+  it("keeps each client in its own object, until that client's windows lapse", async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     at(0)
     await get('203.0.113.52')
@@ -84,13 +89,16 @@ describe('what the limiter keeps', () => {
     await get('203.0.113.53')
     at(100)
     await runDurableObjectAlarm(limiter('203.0.113.52'))
+    expect(await inspect('203.0.113.52')).toEqual({ keys: [], alarm: null })
     expect(await inspect('203.0.113.53')).toEqual({
       keys: ['client:203.0.113.53'],
       alarm: T0 + 150_000,
     })
     at(150)
-    await runDurableObjectAlarm(limiter('203.0.113.52'))
+    await runDurableObjectAlarm(limiter('203.0.113.53'))
     expect(await inspect('203.0.113.53')).toEqual({ keys: [], alarm: null })
+    // Their network's object was never asked: neither missed.
+    expect(await inspect('203.0.113.52', 'network')).toEqual({ keys: [], alarm: null })
   })
 
   it('keeps a penalized client until its penalty and one miss window have passed', async () => {
@@ -99,10 +107,13 @@ describe('what the limiter keeps', () => {
     at(0)
     for (let i = 0; i < 3; i++) expect((await get(ip, MISSES)).status).toBe(404)
     expect((await get(ip, MISSES)).status).toBe(429)
-    // The penalty ends at 60 s; its breach is remembered for one miss window (100 s) more.
-    const held = await inspect(ip)
-    expect(held.keys.sort()).toEqual([`client:${ip}`, 'prefix'])
+    // The penalty ends at 60 s; its breach is remembered for one miss window (100 s) more. The
+    // network's 3 misses are its own record, in its own object.
+    expect((await inspect(ip)).keys).toEqual([`client:${ip}`])
+    expect((await inspect(ip, 'network')).keys).toEqual(['prefix'])
     at(100)
+    await runDurableObjectAlarm(limiter(ip, 'network'))
+    expect(await inspect(ip, 'network')).toEqual({ keys: [], alarm: null })
     await runDurableObjectAlarm(limiter(ip))
     expect((await inspect(ip)).keys).toEqual([`client:${ip}`])
     at(160)

@@ -7,12 +7,7 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  clientKey,
-  prefixKey,
-  type ClientRecord,
-  CLIENT_RECORD_PREFIX,
-} from '../../src/rate-limit/testing'
+import { clientKey, type ClientRecord, CLIENT_RECORD_PREFIX } from '../../src/rate-limit/testing'
 import { callWithEnv, logged } from '../support/helpers'
 
 /** Request counting alone: every request here is a miss, which the miss limit would refuse. */
@@ -28,12 +23,12 @@ async function remainingAfterNext(ip: string): Promise<number> {
   return Number((await get(ip)).headers.get('X-RateLimit-Remaining'))
 }
 
-/** The object of the client's prefix. */
+/** The client's object. */
 function limiter(ip: string) {
-  return env.RATE_LIMITER.getByName(prefixKey(clientKey(ip)))
+  return env.RATE_LIMITER.getByName(clientKey(ip))
 }
 
-/** What the prefix's object has in storage for the client: the short window's count, and the alarm. */
+/** What the client's object has in storage for the client: the short window's count, and the alarm. */
 function stored(ip: string): Promise<{ count: number | null; alarm: number | null }> {
   return runInDurableObject(limiter(ip), async (_, state) => ({
     count:

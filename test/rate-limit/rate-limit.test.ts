@@ -1,7 +1,7 @@
 import { evictAllDurableObjects, reset, runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/testing'
+import { clientKey } from '../../src/rate-limit/testing'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 
 /** Small windows, so tests reach the limits in a few requests. */
@@ -151,7 +151,7 @@ describe('rate limits per client address', () => {
     await from('192.0.2.11')
     await from('192.0.2.11')
     // Idle eviction comes 10 s after the last request, the flush alarm before it.
-    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(prefixKey(clientKey('192.0.2.11'))))
+    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(clientKey('192.0.2.11')))
     await evictAllDurableObjects()
     expect(trio(await from('192.0.2.11'))).toBe('3/0/10')
     expect((await from('192.0.2.11')).status).toBe(429)
@@ -321,34 +321,32 @@ describe('when the limiter cannot answer', () => {
     expect(limiterLogs(log, 'limiter_failed_closed')).toHaveLength(2)
   })
 
-  it('holds a miss it could not report against the budget until its reservation lapses', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    at(0)
+  it('answers a miss it could not count as a miss, and counts it in the isolate instead', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-    // Verdicts come from the real objects; every miss report fails.
-    const unreported = {
+    await storeExport('123456', '{"content":{}}')
+    // Verdicts come from the real objects; every miss count fails.
+    const uncounted = {
       getByName(name: string) {
         const real = env.RATE_LIMITER.getByName(name)
+        const overloaded = () => Promise.reject(new Error('Durable Object is overloaded.'))
         return {
           hit: (...args: Parameters<typeof real.hit>) => real.hit(...args),
-          // The wide prefix answers before the miss does; only the report after it fails.
-          wideMiss: (...args: Parameters<typeof real.wideMiss>) => real.wideMiss(...args),
-          miss: () => Promise.reject(new Error('Durable Object is overloaded.')),
+          miss: overloaded,
+          networkMiss: overloaded,
         }
       },
     } as unknown as Cloudflare.Env['RATE_LIMITER']
-    const vars = {
-      RATE_LIMIT_CLIENT_MISSES: '3/600',
-      RATE_LIMITER: unreported,
-    }
+    const vars = { RATE_LIMIT_PREFIX_MISSES: '3/600', RATE_LIMITER: uncounted }
     const statuses = []
-    for (let i = 0; i < 6; i++)
-      statuses.push((await from('192.0.2.32', UNKNOWN_ID, {}, vars)).status)
-    // The budget and the breach: 4 misses answered; then every request waits for a reservation.
-    expect(statuses).toEqual([404, 404, 404, 404, 429, 429])
-    expect(limiterLogs(log, 'limiter_miss_unreported')).toHaveLength(4)
-    at(11)
-    expect((await from('192.0.2.32', UNKNOWN_ID, {}, vars)).status).toBe(404)
+    for (let i = 0; i < 4; i++)
+      statuses.push((await from(`192.0.77.${40 + i}`, UNKNOWN_ID, {}, vars)).status)
+    // Answered as what they are (a 503 for misses alone would say which IDs are dead).
+    expect(statuses).toEqual([404, 404, 404, 404])
+    expect(limiterLogs(log, 'limiter_miss_unreported')).toHaveLength(8)
+    // The budget and the breach counted in this isolate: its strangers are refused, hits too.
+    const refused = await from('192.0.77.50', '/server-api?id=123456', {}, vars)
+    expect(refused.status).toBe(429)
+    expect(await refused.text()).toMatch(/this network asked for exports/)
   })
 })
 
@@ -365,8 +363,8 @@ describe('a client that keeps sending while refused', () => {
             calls++
             return stub.hit(...args)
           },
-          wideMiss: (...args: Parameters<typeof stub.wideMiss>) => stub.wideMiss(...args),
           miss: (...args: Parameters<typeof stub.miss>) => stub.miss(...args),
+          networkMiss: (...args: Parameters<typeof stub.networkMiss>) => stub.networkMiss(...args),
         }
       },
     } as unknown as Cloudflare.Env['RATE_LIMITER']
