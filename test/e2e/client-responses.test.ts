@@ -207,6 +207,7 @@ describe('success bodies', () => {
       },
       waitedSeconds: 0,
       deprecation: null,
+      servedTag: null,
     })
     const bare = await getExport('123456', { baseUrl: BASE, fetch: send })
     expect(bare).toMatchObject({ expiresInSeconds: null, rateLimit: null })
