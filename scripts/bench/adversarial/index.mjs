@@ -7,7 +7,14 @@
  */
 import { publishMemory } from './memory.mjs'
 import { adversarialMemoryRows, adversarialTimeRows } from './rows.mjs'
-import { ADVERSARIAL_SHAPES, BENIGN, BENIGN_OF, BENIGN_SMALL, benign, benignSmall } from './shapes.mjs'
+import {
+  ADVERSARIAL_SHAPES,
+  BENIGN,
+  BENIGN_OF,
+  BENIGN_SMALL,
+  benign,
+  benignSmall,
+} from './shapes.mjs'
 import { timePublishes } from './timing.mjs'
 
 /** @type {import('../sections.mjs').SectionEntry} */

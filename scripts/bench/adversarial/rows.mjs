@@ -56,19 +56,17 @@ export function adversarialMemoryRows(r) {
     [BENIGN_SMALL]: 'a benign display model',
     ...SHAPE_CASES,
   }
-  return Object.entries(cases).map(
-    ([name, what]) => {
-      const c = r.adversarial.memory[name]
-      const limit = c.baseline.growthBytes + c.bytes
-      return row(
-        'adversarial',
-        `workerd peak RSS growth, ${mib(c.bytes)} publish, ${what} (${c.subject.status})`,
-        mib(c.subject.growthBytes),
-        `KV put of the body: ${mib(c.baseline.growthBytes)}`,
-        c.subject.growthBytes / c.baseline.growthBytes,
-        `<= baseline + body (${mib(limit)})`,
-        verdict(c.subject.growthBytes <= limit),
-      )
-    },
-  )
+  return Object.entries(cases).map(([name, what]) => {
+    const c = r.adversarial.memory[name]
+    const limit = c.baseline.growthBytes + c.bytes
+    return row(
+      'adversarial',
+      `workerd peak RSS growth, ${mib(c.bytes)} publish, ${what} (${c.subject.status})`,
+      mib(c.subject.growthBytes),
+      `KV put of the body: ${mib(c.baseline.growthBytes)}`,
+      c.subject.growthBytes / c.baseline.growthBytes,
+      `<= baseline + body (${mib(limit)})`,
+      verdict(c.subject.growthBytes <= limit),
+    )
+  })
 }
