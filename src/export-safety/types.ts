@@ -199,13 +199,19 @@ export function pick(type: ValueType, shape: Shape): ValueType | null {
 /** Whether the word `word` is a number of `type`, range included. */
 export function isNumberWord(type: NumberType, word: string): boolean {
   if (!type.pattern.test(word)) return false
-  if (!type.integer) return true
+  if (!type.integer) return (type.min === null && type.max === null) || inRange(type, word)
   // An integer's suffix is at most its last character, a letter.
   const last = word.charCodeAt(word.length - 1)
   const suffix = last >= 0x41 ? word[word.length - 1]! : ''
   const value = Number(suffix === '' ? word : word.slice(0, -1))
   const [min, max] = SUFFIX_RANGES[suffix] ?? [-Infinity, Infinity]
   if (value < min || value > max) return false
+  return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)
+}
+
+/** Whether the decimal `word` (its `f`, `d` suffix dropped) is within the range of `type`. */
+function inRange(type: NumberType, word: string): boolean {
+  const value = Number(/[fFdD]$/.test(word) ? word.slice(0, -1) : word)
   return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)
 }
 

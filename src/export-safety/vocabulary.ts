@@ -118,6 +118,12 @@ export const PASSENGER_KEYS: ReadonlySet<string> = new Set(data.passengerKeys)
 /** The entity a hitbox summons. */
 export const HITBOX_TYPE = 'interaction'
 
+/**
+ * The loudest a frame's `playsound` may be: its volume (16 blocks per 1.0 of it) and its minimum
+ * volume, which plays the sound to every targeted player however far (0: only within range).
+ */
+export const SOUND_LIMITS = data.sound
+
 /** The sound sources of `playsound` (the game's sound categories). */
 export const SOUND_SOURCES: ReadonlySet<string> = new Set(data.soundSources)
 

@@ -11,7 +11,7 @@ import { countingLimiter, SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
 const LIVE = '123456'
 const UNKNOWN = '999999'
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 /** A network may miss 5 times, a block 8: three networks of 3 misses each breach the block. */
 const VARS = { ...SMALL_MISS_BUDGETS, RATE_LIMIT_WIDE_MISSES: '8/600' }
 

@@ -135,6 +135,10 @@ final class Vocabulary {
   static final Pattern NUMBER = pattern("number");
   static final Pattern COORDINATE = pattern("coordinate");
   static final Pattern SOUND_ID = pattern("soundId");
+  static final Pattern HITBOX_COORDINATE = pattern("hitboxCoordinate");
+  /** The loudest a frame's playsound may be: its volume, and its minimum volume. */
+  static final double MAX_SOUND_VOLUME = ((Number) VocabularyFile.at("sound", "maxVolume")).doubleValue();
+  static final double MAX_SOUND_MIN_VOLUME = ((Number) VocabularyFile.at("sound", "maxMinVolume")).doubleValue();
   static final Pattern PLAYSOUND_TARGETS = pattern("playsoundTargets");
   static final Pattern DISTANCE = pattern("distance");
   static final Pattern LIMIT = pattern("limit");
