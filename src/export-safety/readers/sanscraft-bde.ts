@@ -143,14 +143,14 @@ function isTrimmed(c: number): boolean {
  */
 class NestedReading {
   private readonly text: string
-  private readonly matches: Int32Array
+  private readonly matches: BlindMatches
   /** Where `Passengers:[` and `passengers:[` stand in `text`, in order. */
   private readonly upper: number[]
   private readonly lower: number[]
 
   constructor(text: string) {
     this.text = text
-    this.matches = blindMatches(text)
+    this.matches = new BlindMatches(text)
     this.upper = occurrences(text, NESTED)
     this.lower = occurrences(text, NESTED_LOWER)
   }
@@ -172,7 +172,7 @@ class NestedReading {
       const c = text.charCodeAt(i)
       if (c === 0x7b) {
         if (depth === 0) {
-          const match = this.matches[i]!
+          const match = this.matches.of(i)
           if (match < 0 || match >= close) return
           this.collect(i, match + 1, flat)
           i = match
@@ -192,7 +192,7 @@ class NestedReading {
     let at = firstWithin(this.upper, start, end)
     if (at < 0) at = firstWithin(this.lower, start, end)
     if (at < 0) return null
-    const close = this.matches[at + NESTED.length - 1]!
+    const close = this.matches.of(at + NESTED.length - 1)
     return close >= 0 && close < end ? [at, close] : null
   }
 
@@ -217,26 +217,55 @@ function entity(compound: string): ReaderEntity {
 }
 
 /**
- * For every `[` and `{` of `text`, the index of the `]` (or `}`) where a count starting at it,
- * blind to quotes and to the other kind, first comes back to 0; -1 when none does.
+ * For every `[` and `{` of a text, the index of the `]` (or `}`) where a count starting at it,
+ * blind to quotes and to the other kind, first comes back to 0; -1 when none does. Kept for the
+ * opening characters only (their places in order, and their matches), so that its size follows
+ * the brackets a text holds, not its length.
  */
-function blindMatches(text: string): Int32Array {
-  const matches = new Int32Array(text.length).fill(-1)
-  const brackets: number[] = []
-  const braces: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5b) brackets.push(i)
-    else if (c === 0x7b) braces.push(i)
-    else if (c === 0x5d) {
-      const open = brackets.pop()
-      if (open !== undefined) matches[open] = i
-    } else if (c === 0x7d) {
-      const open = braces.pop()
-      if (open !== undefined) matches[open] = i
+class BlindMatches {
+  private readonly opens: Int32Array
+  private readonly matches: Int32Array
+
+  constructor(text: string) {
+    let count = 0
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x5b || c === 0x7b) count++
+    }
+    this.opens = new Int32Array(count)
+    this.matches = new Int32Array(count).fill(-1)
+    // Each kind's open ones, as indexes into `opens`.
+    const brackets = new Int32Array(count)
+    const braces = new Int32Array(count)
+    let bracketDepth = 0
+    let braceDepth = 0
+    for (let i = 0, open = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x5b) {
+        brackets[bracketDepth++] = open
+        this.opens[open++] = i
+      } else if (c === 0x7b) {
+        braces[braceDepth++] = open
+        this.opens[open++] = i
+      } else if (c === 0x5d) {
+        if (bracketDepth > 0) this.matches[brackets[--bracketDepth]!] = i
+      } else if (c === 0x7d) {
+        if (braceDepth > 0) this.matches[braces[--braceDepth]!] = i
+      }
     }
   }
-  return matches
+
+  /** The match of the `[` or `{` at `at`. */
+  of(at: number): number {
+    let low = 0
+    let high = this.opens.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.opens[middle]! < at) low = middle + 1
+      else high = middle
+    }
+    return this.opens[low] === at ? this.matches[low]! : -1
+  }
 }
 
 function occurrences(text: string, marker: string): number[] {

@@ -260,13 +260,13 @@ final class PluginReaders {
    */
   private static final class NestedReading {
     private final String text;
-    private final int[] matches;
+    private final BlindMatches matches;
     private final int[] upper;
     private final int[] lower;
 
     NestedReading(String text) {
       this.text = text;
-      this.matches = blindMatches(text);
+      this.matches = new BlindMatches(text);
       this.upper = occurrences(text, NESTED);
       this.lower = occurrences(text, NESTED_LOWER);
     }
@@ -287,7 +287,7 @@ final class PluginReaders {
         char c = text.charAt(i);
         if (c == '{') {
           if (depth == 0) {
-            int match = matches[i];
+            int match = matches.of(i);
             if (match < 0 || match >= close) return;
             collect(i, match + 1, flat);
             i = match;
@@ -304,7 +304,7 @@ final class PluginReaders {
       int at = firstWithin(upper, start, end);
       if (at < 0) at = firstWithin(lower, start, end);
       if (at < 0) return null;
-      int close = matches[at + NESTED.length() - 1];
+      int close = matches.of(at + NESTED.length() - 1);
       return close >= 0 && close < end ? new int[] {at, close} : null;
     }
 
@@ -326,26 +326,48 @@ final class PluginReaders {
     return new ReaderEntity(typeNamed(compound), compound);
   }
 
-  private static int[] blindMatches(String text) {
-    int[] matches = new int[text.length()];
-    java.util.Arrays.fill(matches, -1);
-    int[] brackets = new int[text.length()];
-    int[] braces = new int[text.length()];
-    int bracketCount = 0;
-    int braceCount = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '[') {
-        brackets[bracketCount++] = i;
-      } else if (c == '{') {
-        braces[braceCount++] = i;
-      } else if (c == ']') {
-        if (bracketCount > 0) matches[brackets[--bracketCount]] = i;
-      } else if (c == '}') {
-        if (braceCount > 0) matches[braces[--braceCount]] = i;
+  /**
+   * For every {@code [} and {@code {} of a text, the index where a count starting at it, blind to
+   * quotes and to the other kind, first comes back to 0; -1 when none does. Kept for the opening
+   * characters only, so that its size follows the brackets a text holds, not its length.
+   */
+  private static final class BlindMatches {
+    private final int[] opens;
+    private final int[] matches;
+
+    BlindMatches(String text) {
+      int count = 0;
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '[' || c == '{') count++;
+      }
+      opens = new int[count];
+      matches = new int[count];
+      java.util.Arrays.fill(matches, -1);
+      int[] brackets = new int[count];
+      int[] braces = new int[count];
+      int bracketDepth = 0;
+      int braceDepth = 0;
+      for (int i = 0, open = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '[') {
+          brackets[bracketDepth++] = open;
+          opens[open++] = i;
+        } else if (c == '{') {
+          braces[braceDepth++] = open;
+          opens[open++] = i;
+        } else if (c == ']') {
+          if (bracketDepth > 0) matches[brackets[--bracketDepth]] = i;
+        } else if (c == '}') {
+          if (braceDepth > 0) matches[braces[--braceDepth]] = i;
+        }
       }
     }
-    return matches;
+
+    int of(int at) {
+      int found = java.util.Arrays.binarySearch(opens, at);
+      return found >= 0 ? matches[found] : -1;
+    }
   }
 
   private static int[] occurrences(String text, String marker) {
