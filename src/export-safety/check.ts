@@ -7,7 +7,8 @@
  * several places (docs/export-safety.md, "Order"): the root's member names, then `content`'s,
  * then `content.passengers`, `content.Passengers`, `content.hitbox` (their parts' tags are what
  * a `data merge` may target), `content.commands`, `content.datapack` (its member names, then
- * `anim_keyframes`, then `sound_keyframes`). In `content` and `datapack` a repeated member counts
+ * `anim_keyframes`, `sound_keyframes`, BlockDisplayCreator's two), then `content`'s typed members
+ * (`MEMBER_RULES`). In `content` and `datapack` a repeated member counts
  * at its first place with its last value; inside `anim_keyframes` and `sound_keyframes` every
  * member is checked where it stands, repeated ones included (so whichever a reader keeps was
  * checked), and nothing of them is held beyond the frame being checked.
@@ -128,12 +129,12 @@ class ExportCheck {
     const field = (name: string) => content.members.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
     return (
-      this.typedMembers(content) ??
       this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
       this.oldPassengers(field('Passengers'), path('Passengers')) ??
       this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
       this.commands(field('commands'), path('commands'), 'frame') ??
-      this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK))
+      this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)) ??
+      this.typedMembers(content)
     )
   }
 

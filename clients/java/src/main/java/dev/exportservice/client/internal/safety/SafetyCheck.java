@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * <p>Order, as the service's: the root's member names, then {@code content}'s, then
  * {@code content.passengers}, {@code content.Passengers}, {@code content.hitbox} (their parts'
  * tags are what a {@code data merge} may target), {@code content.commands},
- * {@code content.datapack} (its member names, then {@code anim_keyframes}, then
- * {@code sound_keyframes}). In {@code content} and {@code datapack} a repeated member counts at
+ * {@code content.datapack} (its member names, then {@code anim_keyframes},
+ * {@code sound_keyframes} and BlockDisplayCreator's two), then {@code content}'s typed members. In {@code content} and {@code datapack} a repeated member counts at
  * its first place with its last value (what the JSON reader keeps); inside
  * {@code anim_keyframes} and {@code sound_keyframes} every member is checked where it stands,
  * repeated ones included, so whichever a reader keeps was checked.
@@ -82,12 +82,12 @@ public final class SafetyCheck {
   }
 
   private Refusal run(Map<?, ?> fields) {
-    Refusal verdict = typedMembers(fields);
-    if (verdict == null) verdict = passengerList(fields, "passengers");
+    Refusal verdict = passengerList(fields, "passengers");
     if (verdict == null) verdict = oldPassengers(fields);
     if (verdict == null) verdict = member(fields, "hitbox", command -> commands.check(command, true));
     if (verdict == null) verdict = member(fields, "commands", command -> commands.check(command, false));
     if (verdict == null) verdict = datapack(fields);
+    if (verdict == null) verdict = typedMembers(fields);
     return verdict;
   }
 
