@@ -122,6 +122,32 @@ export function docTables(vocabulary) {
         return [`${span}${isDefault}`, replaced.length === 0 ? 'none' : replaced.join('; ')]
       }),
     ),
+    members: table(
+      ['member of `content`', 'JSON type', 'accepted'],
+      Object.entries(vocabulary.members).map(([name, rule]) => [
+        code(name),
+        rule.json === 'data' ? 'any' : rule.json,
+        rule.pattern !== undefined
+          ? `matching ${code(rule.pattern)}`
+          : rule.min !== undefined
+            ? `${rule.min} to ${rule.max}`
+            : rule.only !== undefined
+              ? `only ${code(String(rule.only))}`
+              : `plain data: nested at most ${vocabulary.data.maxDepth} deep, strings of at most ${vocabulary.data.maxStringChars} characters without control characters`,
+      ]),
+    ),
+    'reader-members': Object.entries(vocabulary.readerMembers)
+      .map(([reader, rows]) =>
+        [
+          `**${reader}**`,
+          '',
+          table(
+            ['member', 'what the plugin does with it', 'what the check accepts'],
+            rows.map(([member, does, accepts]) => [code(member), does, accepts]),
+          ),
+        ].join('\n'),
+      )
+      .join('\n\n'),
     'refused-components': table(
       ['component', 'refused: it holds'],
       Object.entries(vocabulary.refusedComponents).map(([name, why]) => [code(name), why]),

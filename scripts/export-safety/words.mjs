@@ -417,7 +417,7 @@ export function wordVectors(vocabulary) {
     add(
       'invisible',
       from,
-      exportOf({ contentExtra: `,${JSON.stringify(`meta${char}`)}:1` }),
+      exportOf({ contentExtra: `,"meta":{${JSON.stringify(`note${char}`)}:1}` }),
       exportOf({ contentExtra: `,${JSON.stringify(`hit${char}box`)}:1` }),
       'member',
       `content["hit${spelled}box"]`,

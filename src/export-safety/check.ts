@@ -7,7 +7,8 @@
  * several places (docs/export-safety.md, "Order"): the root's member names, then `content`'s,
  * then `content.passengers`, `content.Passengers`, `content.hitbox` (their parts' tags are what
  * a `data merge` may target), `content.commands`, `content.datapack` (its member names, then
- * `anim_keyframes`, then `sound_keyframes`). In `content` and `datapack` a repeated member counts
+ * `anim_keyframes`, `sound_keyframes`, BlockDisplayCreator's two), then `content`'s typed members
+ * (`MEMBER_RULES`). In `content` and `datapack` a repeated member counts
  * at its first place with its last value; inside `anim_keyframes` and `sound_keyframes` every
  * member is checked where it stands, repeated ones included (so whichever a reader keeps was
  * checked), and nothing of them is held beyond the frame being checked.
@@ -33,10 +34,15 @@ import {
   CHECKED_NAMES,
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
+  MEMBER_RULES,
   PLACEHOLDER,
   placeholderGrowth,
   type PartType,
 } from './vocabulary.js'
+
+/** The bytes a JSON number is written with. */
+const NUMBER_BYTES = new Uint8Array(256)
+for (const char of '0123456789+-.eE') NUMBER_BYTES[char.charCodeAt(0)] = 1
 
 /** What `strings` checks in a passengers list. */
 const PASSENGERS = 'passengers'
@@ -134,8 +140,45 @@ class ExportCheck {
         this.oldPassengers(field('Passengers'), path('Passengers')) ??
         this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
         this.commands(field('commands'), path('commands'), 'frame') ??
-        this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)),
+        this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)) ??
+        this.typedMembers(content),
     )
+  }
+
+  /**
+   * The members of `content` read as data, not run (`MEMBER_RULES`), each at its first place
+   * with its last value: of its JSON type (`shape`) and within its bounds (`value`).
+   */
+  private typedMembers(content: CheckedObject): UnsafeExport | null {
+    for (const [name, node] of content.members) {
+      const rule = MEMBER_RULES.get(name)
+      if (rule === undefined) continue
+      const path = memberPath(CONTENT, name)
+      if (rule.json === 'data') {
+        const refusal = content.data.get(name)?.refusal ?? null
+        if (refusal !== null) return refusal
+        continue
+      }
+      if (node.type !== rule.json) return shape(node.type, path)
+      let inBounds: boolean
+      if (rule.json === 'string')
+        inBounds = rule.pattern.test(this.json.string(node.start, node.end))
+      else if (rule.json === 'boolean')
+        inBounds = (this.document[node.start] === 0x74) === rule.only
+      else {
+        const value = this.numberAt(node.start)
+        inBounds = value >= rule.min && value <= rule.max
+      }
+      if (!inBounds) return unsafeExport(path, new UnsafeContent('value', name))
+    }
+    return null
+  }
+
+  /** The JSON number that begins at byte `start`. */
+  private numberAt(start: number): number {
+    let end = start
+    while (end < this.document.length && NUMBER_BYTES[this.document[end]!] === 1) end++
+    return Number(new TextDecoder().decode(this.document.subarray(start, end)))
   }
 
   /**

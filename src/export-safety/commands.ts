@@ -23,6 +23,7 @@ import {
   fetchedLength,
   SELECTOR_EXTRA_ARGUMENTS,
   SELECTOR_SORTS,
+  SOUND_LIMITS,
   SOUND_SOURCES,
   partTypeOf,
   type PartType,
@@ -41,6 +42,8 @@ const SOUND_ID = PATTERNS.soundId
 const DISTANCE = PATTERNS.distance
 const LIMIT = PATTERNS.limit
 const PLAYERS = PATTERNS.playsoundTargets
+const HITBOX_COORDINATE = PATTERNS.hitboxCoordinate
+const AXES = ['x', 'y', 'z'] as const
 
 /**
  * The longest frame command the fast path takes, as spelled: no placeholder can bring one this
@@ -216,7 +219,13 @@ function checkPlaysound(words: Words): void {
   const targets = words.next()
   if (!PLAYERS.test(targets)) throw new UnsafeContent('selector', targets)
   for (let axis = 0; axis < 3; axis++) words.expect(COORDINATE)
-  for (let optional = 0; optional < 3 && !words.atEnd(); optional++) words.expect(NUMBER)
+  // Louder than real models play, or heard by every targeted player however far: refused.
+  const bounds = [SOUND_LIMITS.maxVolume, Infinity, SOUND_LIMITS.maxMinVolume]
+  const names = ['volume', 'pitch', 'minVolume']
+  for (let optional = 0; optional < 3 && !words.atEnd(); optional++) {
+    const word = words.expect(NUMBER)
+    if (Number(word) > bounds[optional]!) throw new UnsafeContent('value', names[optional]!)
+  }
   words.end()
 }
 
@@ -224,7 +233,10 @@ function checkPlaysound(words: Words): void {
 function checkHitboxSummon(words: Words, ownTags: Set<string>): void {
   const id = words.next()
   if (partTypeOf(id) !== HITBOX_TYPE) throw new UnsafeContent('entity', id)
-  for (let axis = 0; axis < 3; axis++) words.expect(COORDINATE)
+  // Relative to where the model is spawned, within 16 blocks: never at absolute coordinates.
+  for (const axis of AXES) {
+    if (!HITBOX_COORDINATE.test(words.expect(COORDINATE))) throw new UnsafeContent('value', axis)
+  }
   if (!words.atEnd()) checkPartData(HITBOX_TYPE, words.compoundToEnd(), ownTags)
 }
 

@@ -7,9 +7,16 @@
  * else the scanner passes over unwatched, at its own speed.
  */
 import type { JsonKind, JsonObserver, JsonStrings } from '../json/index.js'
-import { memberPath, spellName } from './json-path.js'
+import { elementPath, memberPath, spellName } from './json-path.js'
 import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
-import { CHECKED_NAMES, MAX_NAME_CHARS, fetchedLength, visiblePart } from './vocabulary.js'
+import {
+  CHECKED_NAMES,
+  DATA_LIMITS,
+  MAX_NAME_CHARS,
+  MEMBER_RULES,
+  fetchedLength,
+  visiblePart,
+} from './vocabulary.js'
 
 /** A value as read: where it is, and, for a list of strings, where each element is. */
 export interface JsonNode {
@@ -31,6 +38,13 @@ export interface CheckedObject {
   /** Keyframes read with their parts' offsets (the last value; absent when over the budget). */
   records: Map<string, number[]>
   /** The first of its member names refused, in document order. */
+  refusal: UnsafeExport | null
+  /** Its members read as plain data (`MEMBER_RULES`): the first refusal in the last value. */
+  data: Map<string, DataReading>
+}
+
+/** What the reading of one plain-data member found: its first refusal, or null. */
+export interface DataReading {
   refusal: UnsafeExport | null
 }
 
@@ -122,6 +136,14 @@ type Level =
   | { kind: 'animation'; keyframes: Level & { kind: 'keyframes' }; head: number }
   | { kind: 'list'; parent: CheckedObject; name: string; start: number; first: number }
   | {
+      kind: 'data'
+      reading: DataReading
+      member: string
+      path: string
+      depth: number
+      index: number
+    }
+  | {
       kind: 'frame'
       keyframes: Level & { kind: 'keyframes' }
       nameStart: number
@@ -145,6 +167,13 @@ export class ExportReading implements JsonObserver {
   private readonly levels: Level[] = []
   /** The member whose string is being read. */
   private pendingMember: { parent: CheckedObject; name: string; start: number } | null = null
+  /** The string of plain data being read. */
+  private pendingData: {
+    reading: DataReading
+    member: string
+    path: string
+    start: number
+  } | null = null
 
   constructor(strings: JsonStrings) {
     this.strings = strings
@@ -160,6 +189,18 @@ export class ExportReading implements JsonObserver {
   member(nameStart: number, nameEnd: number, kind: JsonKind, offset: number): boolean {
     const level = this.levels[this.levels.length - 1]!
     if (level.kind === 'object') return this.objectMember(level, nameStart, nameEnd, kind, offset)
+    if (level.kind === 'data') {
+      if (level.reading.refusal !== null) return false
+      const name = this.strings.name(nameStart, nameEnd)
+      if (nameLength(name) > MAX_NAME_CHARS) {
+        level.reading.refusal = unsafeExport(
+          level.path,
+          new UnsafeContent('length', String(nameLength(name)), 'name'),
+        )
+        return false
+      }
+      return this.dataValue(level, memberPath(level.path, name), kind, offset)
+    }
     if (level.kind === 'keyframes') {
       const records = level.records
       if (records === null) return false
@@ -198,11 +239,49 @@ export class ExportReading implements JsonObserver {
   }
 
   element(kind: JsonKind, offset: number): boolean {
+    const level = this.levels[this.levels.length - 1]
+    if (level?.kind === 'data') {
+      const path = elementPath(level.path, level.index++)
+      return level.reading.refusal === null && this.dataValue(level, path, kind, offset)
+    }
     return this.offsets.element(kind, offset)
+  }
+
+  /**
+   * A value of plain data at `path`, inside `level` (null: the member itself): a container
+   * nested deeper than the limit is refused, a string is read to its end.
+   */
+  private dataValue(
+    level: (Level & { kind: 'data' }) | { reading: DataReading; member: string; depth: number },
+    path: string,
+    kind: JsonKind,
+    offset: number,
+  ): boolean {
+    const { reading, member } = level
+    if (kind === 'object' || kind === 'array') {
+      if (level.depth >= DATA_LIMITS.maxDepth) {
+        reading.refusal = unsafeExport(path, new UnsafeContent('value', member))
+        return false
+      }
+      const index = kind === 'array' ? 0 : -1
+      this.levels.push({ kind: 'data', reading, member, path, depth: level.depth + 1, index })
+      return true
+    }
+    if (kind !== 'string') return false
+    this.pendingData = { reading, member, path, start: offset }
+    return true
   }
 
   end(offset: number): void {
     if (this.offsets.stringEnd(offset)) return
+    const data = this.pendingData
+    if (data !== null) {
+      this.pendingData = null
+      if (!isPlainString(this.strings.string(data.start, offset))) {
+        data.reading.refusal = unsafeExport(data.path, new UnsafeContent('value', data.member))
+      }
+      return
+    }
     const pending = this.pendingMember
     if (pending !== null) {
       pending.parent.members.set(pending.name, {
@@ -235,6 +314,8 @@ export class ExportReading implements JsonObserver {
           elements: this.offsets.since(level.first),
         })
         return
+      case 'data':
+        return
       case 'frame':
         level.keyframes.records?.push(
           level.nameStart,
@@ -265,8 +346,20 @@ export class ExportReading implements JsonObserver {
     if (!level.checked.includes(name)) return false
     const inner = INNER_NAMES[name]
     if (inner !== undefined && kind === 'object') {
-      this.levels.push(objectLevel(memberPath(level.path, name), inner, false, read, name, offset))
+      this.levels.push(objectLevel(memberPath(level.path, name), inner, true, read, name, offset))
       return true
+    }
+    if (level.parent !== null && MEMBER_RULES.get(name)?.json === 'data') {
+      // Its last value is the one read: a repeated member's earlier values count for nothing.
+      const reading: DataReading = { refusal: null }
+      read.data.set(name, reading)
+      read.members.set(name, { type: kind, start: offset, end: offset })
+      return this.dataValue(
+        { reading, member: name, depth: 0 },
+        memberPath(level.path, name),
+        kind,
+        offset,
+      )
     }
     read.objects.delete(name)
     if (CHECKED_NAMES.datapack.includes(name) && kind === 'object') {
@@ -307,8 +400,22 @@ function objectLevel(
     objects: new Map(),
     records: new Map(),
     refusal: null,
+    data: new Map(),
   }
   return { kind: 'object', read, path, checked, only, parent, name, start }
+}
+
+/**
+ * Whether a string of plain data is one a display model's own data holds: at most
+ * `DATA_LIMITS.maxStringChars` code units, no control character (C0, DEL, C1).
+ */
+function isPlainString(text: string): boolean {
+  if (text.length > DATA_LIMITS.maxStringChars) return false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return false
+  }
+  return true
 }
 
 /** A member name's length, each placeholder counted as the longest tag it may become. */

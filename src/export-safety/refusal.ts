@@ -50,6 +50,8 @@ export type UnsafeReason =
   | 'placeholder'
   /** An SNBT escape that Minecraft reads differently by version (`found`: `\\x`, `\\u`, ...). */
   | 'escape'
+  /** A member of `content` outside its type's bounds (`found`: the member, or where in it). */
+  | 'value'
 
 /** Every reason, in a fixed order (for counters): `vocabulary.json`'s `reasons`. */
 export const UNSAFE_REASONS: readonly UnsafeReason[] = data.reasons as UnsafeReason[]

@@ -239,7 +239,7 @@ export function pick(type: ValueType, shape: Shape): ValueType | null {
 /** Whether the word `word` is a number of `type`, range included. */
 export function isNumberWord(type: NumberType, word: string): boolean {
   if (!type.pattern.test(word)) return false
-  if (!type.integer) return true
+  if (!type.integer) return (type.min === null && type.max === null) || inRange(type, word)
   // An integer's suffix is at most its last character, a letter.
   const last = word.charCodeAt(word.length - 1)
   const suffix = last >= 0x41 ? word[word.length - 1]! : ''
@@ -254,6 +254,12 @@ export function isStringWord(type: StringType, word: string): boolean {
   // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
   const lower = word.toLowerCase()
   return type.words !== null && lower !== 'true' && lower !== 'false' && type.words.test(word)
+}
+
+/** Whether the decimal `word` (its `f`, `d` suffix dropped) is within the range of `type`. */
+function inRange(type: NumberType, word: string): boolean {
+  const value = Number(/[fFdD]$/.test(word) ? word.slice(0, -1) : word)
+  return (type.min === null || value >= type.min) && (type.max === null || value <= type.max)
 }
 
 /** Whether the word `word` is a boolean: `true`, `false`, or a byte of 0 or 1 (`0b`, `-0B`, `1b`). */

@@ -74,6 +74,30 @@ export const CHECKED_NAMES = {
   datapack: data.names.datapack,
 } as const
 
+/** How a member of `content` that no plugin runs is typed (`vocabulary.json`'s `members`). */
+export type MemberRule =
+  | { json: 'string'; pattern: RegExp }
+  | { json: 'number'; min: number; max: number }
+  | { json: 'boolean'; only: boolean }
+  | { json: 'data' }
+
+/** The members of `content` read as data, not run: each one's JSON type and bounds. */
+export const MEMBER_RULES: ReadonlyMap<string, MemberRule> = new Map(
+  Object.entries(data.members).map(([name, rule]): [string, MemberRule] => {
+    if ('pattern' in rule)
+      return [name, { json: 'string', pattern: new RegExp(`^(?:${rule.pattern})$`) }]
+    if ('min' in rule) return [name, { json: 'number', min: rule.min, max: rule.max }]
+    if ('only' in rule) return [name, { json: 'boolean', only: rule.only }]
+    return [name, { json: 'data' }]
+  }),
+)
+
+/** Bounds of the plain data a `data` member holds: its nesting below it, each string's length. */
+export const DATA_LIMITS = {
+  maxDepth: data.data.maxDepth,
+  maxStringChars: data.data.maxStringChars,
+} as const
+
 /** The entities a model is made of: its parts (in `passengers`) and its hitboxes. */
 export type PartType = 'block_display' | 'item_display' | 'text_display' | 'interaction'
 
@@ -93,6 +117,12 @@ export const PASSENGER_KEYS: ReadonlySet<string> = new Set(data.passengerKeys)
 
 /** The entity a hitbox summons. */
 export const HITBOX_TYPE = 'interaction'
+
+/**
+ * The loudest a frame's `playsound` may be: its volume (16 blocks per 1.0 of it) and its minimum
+ * volume, which plays the sound to every targeted player however far (0: only within range).
+ */
+export const SOUND_LIMITS = data.sound
 
 /** The sound sources of `playsound` (the game's sound categories). */
 export const SOUND_SOURCES: ReadonlySet<string> = new Set(data.soundSources)

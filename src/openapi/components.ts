@@ -248,7 +248,7 @@ export const SCHEMAS: Record<string, Schema> = {
       path: {
         type: 'string',
         description:
-          'On `unsafe_export`: where the export leaves the display-model vocabulary, as a JSON path (`content.datapack.anim_keyframes.open.7[2]`); docs/export-safety.md. The message names what was found there, for one of the reasons `command`, `entity`, `key`, `selector`, `syntax`, `control`, `length`, `depth`, `shape`, `member`, `text`, `reader`, `count`, `type`, `component`, `placeholder`, `escape` (more may be added).',
+          'On `unsafe_export`: where the export leaves the display-model vocabulary, as a JSON path (`content.datapack.anim_keyframes.open.7[2]`); docs/export-safety.md. The message names what was found there, for one of the reasons `command`, `entity`, `key`, `selector`, `syntax`, `control`, `length`, `depth`, `shape`, `member`, `text`, `reader`, `count`, `type`, `component`, `placeholder`, `escape`, `value` (more may be added).',
       },
     },
   },

@@ -17,7 +17,7 @@ let service: LocalService
 let id: string
 beforeAll(async () => {
   service = await startLocalService({ DEPRECATIONS: JSON.stringify(DEPRECATIONS) })
-  id = (await publishExport(service, '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}')).id
+  id = (await publishExport(service, '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}')).id
 })
 afterAll(() => service?.stop())
 
@@ -30,7 +30,7 @@ describe('a deprecated parameter, over HTTP', () => {
     expect(used.headers.get('link')).toBe(`<${DOCS}>; rel="deprecation"`)
     const exposed = used.headers.get('access-control-expose-headers')!.split(', ')
     expect(exposed).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']))
-    expect(await used.json()).toEqual({ content: { Tags: ['gate_root'] } })
+    expect(await used.json()).toEqual({ content: { meta: { Tags: ['gate_root'] } } })
 
     const unused = await fetch(`${service.url}/server-api?id=${id}`)
     expect(unused.headers.get('deprecation')).toBeNull()
@@ -41,7 +41,7 @@ describe('a deprecated parameter, over HTTP', () => {
     const onDeprecation = (notice: DeprecationNotice) => void heard.push(notice)
     for (const tag of ['a', 'b']) {
       const result = await getExport(id, { baseUrl: service.url, tag, onDeprecation })
-      expect(result.content).toEqual({ Tags: [`${tag}_root`] })
+      expect(result.content).toEqual({ meta: { Tags: [`${tag}_root`] } })
       expect(result.deprecation?.sunsetAt).toEqual(new Date('2028-01-05T00:00:00Z'))
     }
     expect(heard).toHaveLength(1)

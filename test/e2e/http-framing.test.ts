@@ -135,8 +135,13 @@ describe('compression on the wire', () => {
   it('fails a compressed transfer whose stored value turns out damaged, instead of ending it', async () => {
     // Over 1 MiB, so it is streamed, and hard to compress, so that compressed bytes (and the
     // status line) go out before the damage at its end is found.
-    const pad = randomLetters(1_500_000)
-    const document = `{"content":{"pad":"${pad}","a":"[MODELSERVERTAG]"}}`
+    // In the editor's own `meta`, as strings of at most 256 characters (its bounds).
+    const letters = randomLetters(1_500_000)
+    const pad = Array.from(
+      { length: 6_000 },
+      (_, i) => `"${letters.slice(i * 250, i * 250 + 250)}"`,
+    )
+    const document = `{"content":{"meta":{"pad":[${pad.join(',')}],"a":"[MODELSERVERTAG]"}}}`
     const published = await publishExport(service, document)
     // The placeholder overwritten in place: the value keeps its length, and substituted it
     // comes out longer than the Content-Length the metadata gave.

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { publishExport } from './editor-publish'
 import { startLocalService, type LocalService } from './local-service'
 
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 
 let service: LocalService
 let id: string
@@ -65,7 +65,7 @@ describe('every spelling of the read URL gets an answer, not a redirect', () => 
     }
     const body = (await ask(spelling.replace('ID', id))).body
     const tag = /&tag=/.test(spelling) ? 'gate' : 'bde'
-    expect(JSON.parse(body)).toEqual({ content: { Tags: [`${tag}_root`] } })
+    expect(JSON.parse(body)).toEqual({ content: { meta: { Tags: [`${tag}_root`] } } })
   })
 
   it.each([

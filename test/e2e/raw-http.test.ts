@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { publishExport } from './editor-publish'
 import { sharedService } from './shared-service'
 
-const DOC = '{"content":{"t":"[MODELSERVERTAG]","Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"t":"[MODELSERVERTAG]","Tags":["[MODELSERVERTAG]_root"]}}}'
 
 const service = sharedService()
 let id: string
@@ -73,14 +73,14 @@ describe('raw HTTP requests', () => {
     ]) {
       const res = await get(`/server-api?id=${id}&tag=b`, extra, body)
       expect(res.status).toBe(200)
-      expect(JSON.parse(bodyText(res))).toEqual({ content: { t: 'b', Tags: ['b_root'] } })
+      expect(JSON.parse(bodyText(res))).toEqual({ content: { meta: { t: 'b', Tags: ['b_root'] } } })
     }
   })
 
   it('serves a 16 KB request line', async () => {
     const res = await get(`/server-api?id=${id}&tag=${'x'.repeat(16_384)}`)
     expect(res.status).toBe(200)
-    expect(JSON.parse(bodyText(res)).content.t).toBe('x'.repeat(100))
+    expect(JSON.parse(bodyText(res)).content.meta.t).toBe('x'.repeat(100))
   })
 
   it('answers bytes that are not URL characters with a 4xx', async () => {
@@ -93,7 +93,7 @@ describe('raw HTTP requests', () => {
     const res = await get(`/server-api?id=${id}&tag=a%0d%0aX-Evil:%201%0d%0a`)
     expect(res.status).toBe(200)
     expect(res.headers['x-evil']).toBeUndefined()
-    expect(JSON.parse(bodyText(res)).content.t).toBe('aX-Evil1')
+    expect(JSON.parse(bodyText(res)).content.meta.t).toBe('aX-Evil1')
   })
 
   it('answers a request with bare LF line ends like any other', async () => {

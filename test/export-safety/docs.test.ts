@@ -33,6 +33,27 @@ describe('docs/export-safety.md and the vocabulary file', () => {
     expect(page).toBe((withDocTables as (p: string, v: unknown) => string)(page, vocabulary))
   })
 
+  it('tables, per reader, members the check reads, and every member it reads for some reader', () => {
+    const read = new Set([
+      ...vocabulary.names.content,
+      ...vocabulary.names.datapack.map((name) => `datapack.${name}`),
+    ])
+    const tabled = new Set<string>()
+    for (const rows of Object.values(vocabulary.readerMembers)) {
+      for (const [member, , accepts] of rows) {
+        tabled.add(member!)
+        // The members a reader reads that the check refuses say so.
+        if (!read.has(member!)) expect(accepts, member).toMatch(/^refused/)
+      }
+    }
+    for (const member of read) {
+      if (!['meta', 'Passengers', 'commands', 'datapack'].includes(member)) {
+        expect([...tabled], member).toContain(member)
+      }
+    }
+    expect(Object.keys(vocabulary.readerMembers).sort()).toEqual(Object.values(READER_NAMES).sort())
+  })
+
   it('names every reason, in the order of the file, which the check uses', () => {
     expect(firstColumn(page, '| `reason`')).toEqual(vocabulary.reasons.map((r) => `\`${r}\``))
     expect(UNSAFE_REASONS).toEqual(vocabulary.reasons)

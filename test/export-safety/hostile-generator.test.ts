@@ -7,6 +7,7 @@ import {
   HOSTILE_KINDS,
   displayModels,
   exportText,
+  hostileDocuments,
   hostileExports,
   type HostileCase,
 } from '../support/hostile-exports'
@@ -87,5 +88,23 @@ describe('the hostile generator', () => {
       }
     }
     expect(harmful.slice(0, 20), `${harmful.length} accepted and read differently`).toEqual([])
+  })
+})
+
+describe('the hostile generator, on the document', () => {
+  const cases = hostileDocuments({ seed: SEED, count: 520, fixtures: FIXTURES })
+
+  it('puts members a reader acts on, and sizes, out of their bounds, on every fixture', () => {
+    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(['member', 'size']))
+    expect(new Set(cases.map((c) => c.fixture))).toEqual(new Set(Object.keys(FIXTURES)))
+    expect(new Set(cases.map((c) => c.what)).size).toBeGreaterThan(20)
+  })
+
+  it('refuses each one at the path of what was put', () => {
+    for (const hostile of cases) {
+      const verdict = checkExportSafety(hostile.json)
+      expect(verdict.safe, `${hostile.id} ${hostile.what}`).toBe(false)
+      if (!verdict.safe) expect(verdict.path, `${hostile.id} ${hostile.what}`).toBe(hostile.path)
+    }
   })
 })

@@ -26,11 +26,11 @@ describe('PublishService (RPC entrypoint)', () => {
   })
 
   it('stores bytes as given and an object as its JSON', async () => {
-    const bytes = new TextEncoder().encode('{"content":{ "a" :1}}')
+    const bytes = new TextEncoder().encode('{"content":{ "meta" :1}}')
     const fromBytes = await exports.PublishService.publish(bytes)
-    expect(await env.EXPORTS.get(exportKey(fromBytes.id))).toBe('{"content":{ "a" :1}}')
-    const fromObject = await exports.PublishService.publish({ content: { a: 1 } })
-    expect(await env.EXPORTS.get(exportKey(fromObject.id))).toBe('{"content":{"a":1}}')
+    expect(await env.EXPORTS.get(exportKey(fromBytes.id))).toBe('{"content":{ "meta" :1}}')
+    const fromObject = await exports.PublishService.publish({ content: { meta: 1 } })
+    expect(await env.EXPORTS.get(exportKey(fromObject.id))).toBe('{"content":{"meta":1}}')
   })
 
   it('uses the quick command prefix given', async () => {

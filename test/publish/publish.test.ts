@@ -117,7 +117,7 @@ describe('publishing and retrieving an export', () => {
   })
 
   it('stores the bytes exactly as received', async () => {
-    const document = '{ "content" : {"b":"\\u00e9\\/[MODELSERVERTAG]" , "a":1.50e0}\n}'
+    const document = '{ "content" : {"meta":{"b":"\\u00e9\\/[MODELSERVERTAG]" , "a":1.50e0}}\n}'
     const { id } = await published({}, document)
     const stored = await env.EXPORTS.get(exportKey(id))
     expect(stored).toBe(document)

@@ -15,7 +15,7 @@ import { BASE, callWithEnv, storeExport, WAIT_FOR } from '../support/helpers'
 const CLIENT_BUDGET = 30
 const PREFIX_BUDGET = 300
 const LIVE = '123456'
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 
 /** A GET from `ip`, sent through the Worker's own fetch. */
 function get(ip: string, id: string): Promise<Response> {

@@ -17,7 +17,7 @@ import { callWithEnv, logged, storeExport } from '../support/helpers'
 import { countingLimiter, SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
 const LIVE = '123456'
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 const T0 = Date.UTC(2030, 0, 1)
 const VARS = SMALL_MISS_BUDGETS
 

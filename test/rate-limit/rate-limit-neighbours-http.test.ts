@@ -22,7 +22,7 @@ import { SMALL_MISS_BUDGETS } from '../support/miss-limit'
 const T0 = Date.UTC(2030, 0, 1)
 const LIVE = '123456'
 const UNKNOWN = '999999'
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 const VARS = SMALL_MISS_BUDGETS
 
 function get(ip: string, id: string, vars: Partial<Cloudflare.Env> = {}): Promise<Response> {

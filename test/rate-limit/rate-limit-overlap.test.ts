@@ -5,7 +5,7 @@ import { allocatorWith, callWithEnv, storeExport } from '../support/helpers'
 
 const SMALL = { RATE_LIMIT_SHORT: '3/10', RATE_LIMIT_LONG: '5/100' }
 const ID = '123456'
-const DOC = '{"content":{"Tags":["[MODELSERVERTAG]_root"]}}'
+const DOC = '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"]}}}'
 
 /** The export store, with each read of an export recorded by ID before it goes to KV. */
 function recordingKv(reads: string[]): KVNamespace {

@@ -689,3 +689,145 @@ export function hostileExports({ seed, count, fixtures }: HostileOptions): Hosti
   }
   return cases
 }
+
+// ---------------------------------------------------------------------------------------------
+// The document: members a reader acts on, and sizes and audiences, out of their bounds.
+
+/** One export with a hostile document member or size, and the path its refusal must name. */
+export interface HostileDocumentCase {
+  id: string
+  kind: 'member' | 'size'
+  /** What was put, in a few words. */
+  what: string
+  /** The path the refusal names. */
+  path: string
+  fixture: string
+  json: string
+}
+
+type Content = Record<string, unknown> & { datapack: Record<string, unknown> }
+
+/** A change of an export's `content`; returns the path its refusal must name. */
+type DocumentChange = (content: Content, model: DisplayModel) => string
+
+const nested = (levels: number): unknown => (levels === 0 ? 'x' : [nested(levels - 1)])
+
+const member =
+  (name: string, value: unknown, below = ''): DocumentChange =>
+  (content) => {
+    content[name] = value
+    return `content.${name}${below}`
+  }
+
+const datapackMember =
+  (name: string, value: unknown, path: string): DocumentChange =>
+  (content) => {
+    content.datapack[name] = value
+    return `content.datapack.${name}${path}`
+  }
+
+/** A frame command on the model's first part, in an animation of its own. */
+const frame =
+  (keyframes: string, command: (type: string) => string): DocumentChange =>
+  (content, model) => {
+    const animations = (content.datapack[keyframes] ?? {}) as Record<string, unknown>
+    animations.hostile = { '0': [command(model.parts[0]!.type)] }
+    content.datapack[keyframes] = animations
+    return `content.datapack.${keyframes}.hostile.0[0]`
+  }
+
+const hitbox =
+  (command: string): DocumentChange =>
+  (content) => {
+    const list = (content.hitbox ?? []) as string[]
+    content.hitbox = [...list, command]
+    return `content.hitbox[${list.length}]`
+  }
+
+const selector = (type: string) =>
+  `@e[type=${type},tag=${PLACEHOLDER}_0,distance=..1,limit=1,sort=nearest]`
+const sound = (rest: string) => `playsound minecraft:block.note_block.bell master ${rest}`
+
+const DOCUMENT_CHANGES: ReadonlyArray<['member' | 'size', string, DocumentChange]> = [
+  ['member', 'collidable true', member('collidable', true)],
+  ['member', 'collidable as a string', member('collidable', 'false')],
+  ['member', 'a vehicle', member('vehicle', { subsystems: [{ turretId: '../../x' }] })],
+  ['member', 'an empty vehicle', member('vehicle', {})],
+  ['member', 'a merge distance of 10^6', member('hitboxMergeDistance', 1e6)],
+  ['member', 'a negative merge distance', member('hitboxMergeDistance', -1)],
+  ['member', 'a scan threshold of 5', member('hitboxScanThreshold', 5)],
+  ['member', 'a merge volume limit of 100', member('hitboxMergeVolumeLimit', 100)],
+  ['member', 'a version with a command', member('version', '1.21.4 op @a')],
+  ['member', 'a project id with a path', member('project_id', '../../x')],
+  ['member', 'a type that is no word', member('type', 'boat;op')],
+  ['member', 'meta with a long string', member('meta', { a: 'x'.repeat(257) }, '.a')],
+  ['member', 'meta with a control character', member('meta', { a: { b: 'op @a\n' } }, '.a.b')],
+  ['member', 'meta nested 9 deep', member('meta', { a: nested(9) }, `.a${'[0]'.repeat(7)}`)],
+  ['member', 'an unknown member', member('commandBlock', 'op @a')],
+  [
+    'member',
+    'a member named like one',
+    (content) => {
+      content['vehicle\u200b'] = {}
+      return 'content["vehicle\\u200b"]'
+    },
+  ],
+  [
+    'member',
+    "op in BlockDisplayCreator's animations",
+    datapackMember('transformation_animations', { a: { '0': ['op attacker'] } }, '.a.0[0]'),
+  ],
+  [
+    'member',
+    "a loud sound in BlockDisplayCreator's",
+    datapackMember('sound_animations', { s: { '0': [sound('@a ~ ~ ~ 1 1 1')] } }, '.s.0[0]'),
+  ],
+  ['member', 'an unknown datapack member', datapackMember('functions', {}, '')],
+  [
+    'size',
+    'an interaction 10^6 wide',
+    hitbox(`summon minecraft:interaction ~ ~ ~ {width:1000000f,height:1f}`),
+  ],
+  ['size', 'a hitbox at absolute coordinates', hitbox('summon minecraft:interaction 0 64 0')],
+  ['size', 'a hitbox 16 blocks away', hitbox('summon minecraft:interaction ~16 ~ ~')],
+  [
+    'size',
+    'a frame raising a width to 3.0E38',
+    frame('anim_keyframes', (type) => `data merge entity ${selector(type)} {width:3.0E38f}`),
+  ],
+  [
+    'size',
+    'a frame with a negative height',
+    frame('anim_keyframes', (type) => `data merge entity ${selector(type)} {height:-1f}`),
+  ],
+  [
+    'size',
+    'a sound to the whole dimension',
+    frame('sound_keyframes', () => sound('@a ~ ~ ~ 1 1 1')),
+  ],
+  ['size', 'a sound at volume 100', frame('sound_keyframes', () => sound('@a ~ ~ ~ 100 1'))],
+]
+
+/**
+ * `count` exports for `seed`, each a benign model from a fixture with one change of its
+ * document from `DOCUMENT_CHANGES`, in turn: every one must be refused at the path it names.
+ */
+export function hostileDocuments({ seed, count, fixtures }: HostileOptions): HostileDocumentCase[] {
+  const rng = prng(seed)
+  const read = Object.entries(fixtures).map(([name, text]) => readFixture(name, text))
+  return Array.from({ length: count }, (_, index) => {
+    const [kind, what, change] = DOCUMENT_CHANGES[index % DOCUMENT_CHANGES.length]!
+    const fixture = pick(rng, read)
+    const model = buildModel(rng, fixture, null)
+    const document = JSON.parse(exportText(model)) as { content: Content }
+    const path = change(document.content, model)
+    return {
+      id: `${seed}/${index}`,
+      kind,
+      what,
+      path,
+      fixture: fixture.name,
+      json: JSON.stringify(document),
+    }
+  })
+}

@@ -5,7 +5,7 @@ export const TOKEN = 'test-publish-token'
 
 /** A small export with a placeholder in a tag array and in a command. */
 export const SMALL_EXPORT =
-  '{"content":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]","project_id":"p-1"}}'
+  '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]"},"project_id":"p-1"}}'
 
 /** What a successful publish answers. */
 export interface Published {

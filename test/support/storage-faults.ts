@@ -8,7 +8,7 @@ import { WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
 
 /** An export with two placeholders, read whole. */
 export const FAULT_DOC =
-  '{"content":{"Tags":["[MODELSERVERTAG]_root","[MODELSERVERTAG]_0"],"n":1.0}}'
+  '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root","[MODELSERVERTAG]_0"],"n":1.0}}}'
 
 /** FAULT_DOC with a long string in it: above WHOLE_READ_MAX_BYTES, so it is streamed. */
 export const STREAMED_FAULT_DOC = FAULT_DOC.replace(

@@ -7,7 +7,14 @@
  */
 import { publishMemory } from './memory.mjs'
 import { adversarialMemoryRows, adversarialTimeRows } from './rows.mjs'
-import { ADVERSARIAL_SHAPES, BENIGN, benign } from './shapes.mjs'
+import {
+  ADVERSARIAL_SHAPES,
+  BENIGN,
+  BENIGN_OF,
+  BENIGN_SMALL,
+  benign,
+  benignSmall,
+} from './shapes.mjs'
 import { timePublishes } from './timing.mjs'
 
 /** @type {import('../sections.mjs').SectionEntry} */
@@ -16,6 +23,7 @@ export function adversarialSection(bench) {
   const build = () => {
     bodies ??= {
       [BENIGN]: benign(),
+      [BENIGN_SMALL]: benignSmall(),
       ...Object.fromEntries(Object.entries(ADVERSARIAL_SHAPES).map(([name, f]) => [name, f()])),
     }
     return bodies
@@ -41,6 +49,7 @@ export function adversarialSection(bench) {
         token: bench.token,
         bodies: build(),
         benign: BENIGN,
+        benignOf: BENIGN_OF,
         rounds: bench.quick ? 2 : 5,
         log: bench.log,
       })

@@ -38,7 +38,11 @@ async function growthOf(setup, worker, body) {
     const pids = workerdPids()
     const url = (await mf.unsafeGetDirectURL(worker)).href.replace(/\/$/, '')
     // Compiling the code, creating the Durable Objects and opening KV are not counted.
-    await post(url, new TextEncoder().encode('{"content":{"a":"[MODELSERVERTAG]"}}'), token)
+    await post(
+      url,
+      new TextEncoder().encode('{"content":{"meta":{"a":"[MODELSERVERTAG]"}}}'),
+      token,
+    )
     let before = 0
     for (const pid of pids) {
       // 5: set the peak resident set size to the current one (Linux 4.0 and later).

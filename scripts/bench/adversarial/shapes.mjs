@@ -15,21 +15,27 @@
  * - `brackets`: every command `Tags` of 2,500 strings of nested brackets, each read for a
  *   plugin reader's markers and its brackets' balance;
  * - `deepSnbt`: every command a `CustomName` written as SNBT text components nested 63 levels
- *   deep (compounds and lists), 24 of them.
+ *   deep (compounds and lists), 24 of them;
+ * - `nestedPassengers` (24 MiB) and `nestedPassengersSmall` (the 1.9 MB passenger string alone,
+ *   timed against `benignSmall`, a benign model of its size): block displays nested 30 deep by
+ *   `Passengers`, around 1.9 MB of item displays, which a plugin's reader flattens level by
+ *   level.
  */
 const P = '[MODELSERVERTAG]'
 const MiB = 1024 * 1024
 /** Every shape's size, padded with spaces after the root object (JSON whitespace). */
 export const SHAPE_BYTES = 24 * MiB
+/** The size of the small nested shape and of the benign model it is timed against. */
+export const SMALL_BYTES = 2_000_000
 
 const matrix = (i) =>
   `[${Array.from({ length: 16 }, (_, k) => `${((i * 16 + k) % 997) / 1000}f`).join(',')}]`
 
 /**
- * An export of exactly `SHAPE_BYTES`: `passengers`, then frames of `perFrame` commands made by
+ * An export of exactly `bytes`: `passengers`, then frames of `perFrame` commands made by
  * `command(n)` until the size is reached.
  */
-function model(passengers, command, perFrame = 100) {
+function model(passengers, command, perFrame = 100, bytes = SHAPE_BYTES) {
   const head = `{"content":{"passengers":${JSON.stringify(passengers)},"datapack":{"anim_keyframes":{"default":{`
   const tail = '}}},"project_id":"adversarial","type":"full","version":"1.21.4"}}'
   const encoder = new TextEncoder()
@@ -38,26 +44,57 @@ function model(passengers, command, perFrame = 100) {
   for (let frame = 0, n = 0; ; frame++) {
     const commands = Array.from({ length: perFrame }, () => JSON.stringify(command(n++)))
     const piece = `${frame === 0 ? '' : ','}"${frame}":[${commands.join(',')}]`
-    const bytes = encoder.encode(piece).length
-    if (size + bytes > SHAPE_BYTES) break
+    const length = encoder.encode(piece).length
+    if (size + length > bytes) break
     frames.push(piece)
-    size += bytes
+    size += length
   }
   if (frames.length === 0) throw new Error('a frame is larger than the shape')
   const doc = head + frames.join('') + tail
-  return encoder.encode(doc + ' '.repeat(SHAPE_BYTES - encoder.encode(doc).length))
+  return encoder.encode(doc + ' '.repeat(bytes - encoder.encode(doc).length))
 }
 
 const itemDisplay = (i, more = '') =>
   `{id:"minecraft:item_display",item:{id:"minecraft:stone",Count:1},item_display:"none",transformation:${matrix(i)}${more},Tags:["${P}_${i}"]}`
 
-export function benign() {
-  const parts = Array.from({ length: 2000 }, (_, i) => itemDisplay(i)).join(',')
-  return model([parts], (n) => {
-    const selector = `@e[type=item_display,tag=${P}_${n % 2000},distance=..1,limit=1,sort=nearest]`
-    return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:2,start_interpolation:0}`
-  })
+const benignFrame = (n) => {
+  const selector = `@e[type=item_display,tag=${P}_${n % 2000},distance=..1,limit=1,sort=nearest]`
+  return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:2,start_interpolation:0}`
 }
+
+export function benign(bytes = SHAPE_BYTES) {
+  const parts = Array.from({ length: 2000 }, (_, i) => itemDisplay(i)).join(',')
+  return model([parts], benignFrame, 100, bytes)
+}
+
+export const benignSmall = () => benign(SMALL_BYTES)
+
+/**
+ * Block displays nested 30 deep by `Passengers`, the innermost carrying item displays to about
+ * 1.9 MB as written; nested parts leave the namespace out (SuperBlocksDisplays cuts at
+ * `},{id:"minecraft:`, blind to nesting).
+ */
+function nestedPassengerString() {
+  const parts = []
+  for (let i = 0, size = 0; size < 1_850_000; i++) {
+    const part = `{id:"item_display",item:{id:"minecraft:stone",count:1},item_display:"none",transformation:${matrix(i)}}`
+    parts.push(part)
+    size += part.length + 5
+  }
+  let text = parts.join(',')
+  for (let level = 30; level > 0; level--) {
+    const id = level === 1 ? 'minecraft:block_display' : 'block_display'
+    text = `{id:"${id}",Tags:["${P}_${level}"],Passengers:[${text}]}`
+  }
+  return text
+}
+
+export function nestedPassengers(bytes = SHAPE_BYTES) {
+  // The frames move the one top-level item display, as the benign model's move its parts.
+  return model([nestedPassengerString(), itemDisplay(0)], (n) => benignFrame(n * 2000), 100, bytes)
+}
+
+export const nestedPassengersSmall = () => nestedPassengers(SMALL_BYTES)
 
 const TEXT = `{id:"minecraft:text_display",text:'"a"',Tags:["${P}_0"]}`
 const textSelector = `@e[type=text_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
@@ -118,6 +155,17 @@ export function deepSnbt() {
   )
 }
 
-/** The slow shapes, by name, and the benign one they are timed against. */
-export const ADVERSARIAL_SHAPES = { deepText, selectors, nearFastPath, brackets, deepSnbt }
+/** The slow shapes, by name, and the benign ones they are timed against. */
+export const ADVERSARIAL_SHAPES = {
+  deepText,
+  selectors,
+  nearFastPath,
+  brackets,
+  deepSnbt,
+  nestedPassengers,
+  nestedPassengersSmall,
+}
 export const BENIGN = 'benign'
+export const BENIGN_SMALL = 'benignSmall'
+/** The benign model each shape is timed against: one of its size. */
+export const BENIGN_OF = { nestedPassengersSmall: BENIGN_SMALL }

@@ -9,8 +9,11 @@ import { EDITOR_EXPORTS_PATH } from '../../../src/contract/routes.ts'
 import { cpuMillis, workerdPids } from '../lib/load.mjs'
 import { interleave, median, pairedRatio } from '../lib/stats.mjs'
 
-/** `bodies`: name → bytes, `benign` among them. Returns each one's times and ratios. */
-export async function timePublishes({ url, token, bodies, benign, rounds, log }) {
+/**
+ * `bodies`: name → bytes, `benign` among them; `benignOf`: the benign body a shape is timed
+ * against when not `benign` (one of its size). Returns each one's times and ratios.
+ */
+export async function timePublishes({ url, token, bodies, benign, benignOf = {}, rounds, log }) {
   const pids = workerdPids()
   const publish = async (name) => {
     const cpu = cpuMillis(pids)
@@ -39,6 +42,7 @@ export async function timePublishes({ url, token, bodies, benign, rounds, log })
   const figures = {}
   for (const name of names) {
     const list = runs[name]
+    const against = runs[benignOf[name] ?? benign]
     figures[name] = {
       bytes: bodies[name].length,
       statuses: [...new Set(list.map((r) => r.status))],
@@ -47,11 +51,11 @@ export async function timePublishes({ url, token, bodies, benign, rounds, log })
       cpuMs: median(list.map((r) => r.cpuMs)),
       ratio: pairedRatio(
         list.map((r) => r.wallMs),
-        runs[benign].map((r) => r.wallMs),
+        against.map((r) => r.wallMs),
       ),
       cpuRatio: pairedRatio(
         list.map((r) => r.cpuMs),
-        runs[benign].map((r) => r.cpuMs),
+        against.map((r) => r.cpuMs),
       ),
       rounds: list,
     }

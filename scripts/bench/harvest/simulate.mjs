@@ -41,7 +41,7 @@ const BYSTANDER_WARMUP_MS = 10 * 60_000
 const OVERLOAD_SIZE = 5_000
 /** A small export with placeholders (as the tests publish). */
 const EXPORT_BODY =
-  '{"content":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]","project_id":"p-1"}}'
+  '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]"},"project_id":"p-1"}}'
 
 /** Runs the section; returns plain figures (`harvestRows` turns them into rows). */
 export async function harvestBench({ root, buildDir, log = () => {} }) {

@@ -13,11 +13,17 @@ import type { ReaderEntity } from './reader-entity.js'
 const NESTED = 'Passengers:['
 const NESTED_LOWER = 'passengers:['
 
-/** The entities sanscraft-bde summons from the passenger string `passengers`, parents first. */
+/**
+ * The entities sanscraft-bde summons from the passenger string `passengers`, parents first. The
+ * plugin searches each piece again at every level of nesting; this reading gives the same
+ * entities in one pass over the string: each piece and each nested compound is a range of it,
+ * and the plugin's blind bracket and brace counting is read from one table of matches.
+ */
 export function sansCraft(passengers: string): ReaderEntity[] {
-  const flat: string[] = []
-  for (const piece of splitObjects(passengers)) collectAllPassengers(piece, flat)
-  return flat.map((compound) => ({ type: typeNamed(compound), compound }))
+  const reading = new NestedReading(passengers)
+  const flat: ReaderEntity[] = []
+  for (const [start, end] of splitObjects(passengers)) reading.collect(start, end, flat)
+  return flat
 }
 
 /** Whether `text` holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
@@ -71,94 +77,216 @@ function closingQuote(text: string, open: number): number {
   return -1
 }
 
-/** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
-function splitObjects(snbt: string): string[] {
-  const list: string[] = []
-  let text = snbt.trim()
-  if (text.length === 0) return list
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1).trim()
+/**
+ * The plugin's pieces of a passenger string, as ranges of it: trimmed, without one pair of
+ * outer brackets, split at commas outside quotes and brackets.
+ */
+function splitObjects(text: string): [number, number][] {
+  const list: [number, number][] = []
+  let [from, to] = trimmed(text, 0, text.length)
+  if (from === to) return list
+  if (text[from] === '[' && text[to - 1] === ']') [from, to] = trimmed(text, from + 1, to - 1)
   let depth = 0
-  let start = 0
-  let inQuotes = false
-  let quote = ''
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (inQuotes) {
+  let start = from
+  let quote = 0
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (quote !== 0) {
       if (c === quote) {
         let escapes = 0
-        for (let j = i - 1; j >= 0 && text[j] === '\\'; j--) escapes++
-        if (escapes % 2 === 0) inQuotes = false
+        for (let j = i - 1; j >= from && text.charCodeAt(j) === 0x5c; j--) escapes++
+        if (escapes % 2 === 0) quote = 0
       }
-    } else if (c === '"' || c === "'") {
-      inQuotes = true
-      quote = c
-    } else if (c === '{' || c === '[') depth++
-    else if (c === '}' || c === ']') depth--
-    else if (c === ',' && depth === 0) {
-      const part = text.slice(start, i).trim()
-      if (part.length > 0) list.push(part)
+    } else if (c === 0x22 || c === 0x27) quote = c
+    else if (c === 0x7b || c === 0x5b) depth++
+    else if (c === 0x7d || c === 0x5d) depth--
+    else if (c === 0x2c && depth === 0) {
+      const part = trimmed(text, start, i)
+      if (part[0] < part[1]) list.push(part)
       start = i + 1
     }
   }
-  const last = text.slice(start).trim()
-  if (last.length > 0) list.push(last)
+  const last = trimmed(text, start, to)
+  if (last[0] < last[1]) list.push(last)
   return list
 }
 
-/** `[start of the member, start of the list's content, index of its closing ]]`, or null. */
-function passengersList(snbt: string): [number, number, number] | null {
-  let at = snbt.indexOf(NESTED)
-  if (at < 0) at = snbt.indexOf(NESTED_LOWER)
-  if (at < 0) return null
-  const start = at + NESTED.length
-  let depth = 1
-  for (let i = start; i < snbt.length; i++) {
-    if (snbt[i] === '[') depth++
-    else if (snbt[i] === ']' && --depth === 0) return [at, start, i]
-  }
-  return null
+/** `[from, to)` of `text` without the white space JavaScript's `trim` cuts at either end. */
+function trimmed(text: string, from: number, to: number): [number, number] {
+  while (from < to && isTrimmed(text.charCodeAt(from))) from++
+  while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--
+  return [from, to]
 }
 
-function parsePassengers(snbt: string): string[] {
-  const found = passengersList(snbt)
-  if (found === null) return []
-  const content = snbt.slice(found[1], found[2])
-  const list: string[] = []
-  let depth = 0
-  let start = -1
-  for (let i = 0; i < content.length; i++) {
-    if (content[i] === '{') {
-      if (depth === 0) start = i
-      depth++
-    } else if (content[i] === '}') {
-      depth--
-      if (depth === 0 && start !== -1) {
-        list.push(content.slice(start, i + 1))
-        start = -1
+function isTrimmed(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+}
+
+/**
+ * The plugin's flattening of a passenger string's pieces (`collectAllPassengers`), each piece and
+ * nested compound a range `[start, end)` of `text`. Its counting is blind to quotes and starts
+ * at an opening bracket (or brace), so within any range that holds the opening one it ends where
+ * the same count over the whole string ends: `matches` holds, for every `[` and `{` of `text`,
+ * the index of its match counted that way (brackets and braces each on their own), or -1.
+ */
+class NestedReading {
+  private readonly text: string
+  private readonly matches: BlindMatches
+  /** Where `Passengers:[` and `passengers:[` stand in `text`, in order. */
+  private readonly upper: number[]
+  private readonly lower: number[]
+
+  constructor(text: string) {
+    this.text = text
+    this.matches = new BlindMatches(text)
+    this.upper = occurrences(text, NESTED)
+    this.lower = occurrences(text, NESTED_LOWER)
+  }
+
+  /** The entity of the piece `[start, end)` and those of its nested compounds, parents first. */
+  collect(start: number, end: number, flat: ReaderEntity[]): void {
+    const text = this.text
+    const list = this.passengersList(start, end)
+    if (list === null) {
+      flat.push(entity(text.slice(start, end)))
+      return
+    }
+    const [at, close] = list
+    flat.push(entity(this.withoutList(start, end, at, close)))
+    // The list's compounds: a `{` at depth 0 opens one, which ends at its match; a `}` at depth
+    // 0 takes the depth below 0, where no `{` opens one until it is back at 0.
+    let depth = 0
+    for (let i = at + NESTED.length; i < close; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x7b) {
+        if (depth === 0) {
+          const match = this.matches.of(i)
+          if (match < 0 || match >= close) return
+          this.collect(i, match + 1, flat)
+          i = match
+          continue
+        }
+        depth++
+      } else if (c === 0x7d) depth--
+    }
+  }
+
+  /**
+   * `[where the member starts, index of its closing ]]` of the piece `[start, end)`: its first
+   * `Passengers:[`, else its first `passengers:[`, to the matching `]`; null when it has neither,
+   * or the list does not close within it.
+   */
+  private passengersList(start: number, end: number): [number, number] | null {
+    let at = firstWithin(this.upper, start, end)
+    if (at < 0) at = firstWithin(this.lower, start, end)
+    if (at < 0) return null
+    const close = this.matches.of(at + NESTED.length - 1)
+    return close >= 0 && close < end ? [at, close] : null
+  }
+
+  /** The piece `[start, end)` without its list `[at, close]`, joined as the plugin joins it. */
+  private withoutList(start: number, end: number, at: number, close: number): string {
+    const text = this.text
+    const [prefixStart, prefixEnd] = trimmed(text, start, at)
+    const [suffixStart, suffixEnd] = trimmed(text, close + 1, end)
+    const prefix = text.slice(prefixStart, prefixEnd)
+    const suffix = text.slice(suffixStart, suffixEnd)
+    if (prefix.endsWith(',') && suffix.startsWith(',')) return prefix + suffix.slice(1)
+    if (prefix.endsWith(',')) {
+      return suffix.startsWith('}') ? prefix.slice(0, -1) + suffix : prefix + suffix
+    }
+    if (suffix.startsWith(',')) return prefix + suffix.slice(1)
+    return prefix + suffix
+  }
+}
+
+function entity(compound: string): ReaderEntity {
+  return { type: typeNamed(compound), compound }
+}
+
+/**
+ * For every `[` and `{` of a text, the index of the `]` (or `}`) where a count starting at it,
+ * blind to quotes and to the other kind, first comes back to 0; -1 when none does. Kept for the
+ * opening characters only (their places in order, and their matches), so that its size follows
+ * the brackets a text holds, not its length.
+ */
+class BlindMatches {
+  private readonly opens: Int32Array
+  private readonly matches: Int32Array
+
+  constructor(text: string) {
+    let count = 0
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x5b || c === 0x7b) count++
+    }
+    this.opens = new Int32Array(count)
+    this.matches = new Int32Array(count).fill(-1)
+    // Each kind's open ones, as indexes into `opens`.
+    const brackets = new Int32Array(count)
+    const braces = new Int32Array(count)
+    let bracketDepth = 0
+    let braceDepth = 0
+    for (let i = 0, open = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 0x5b) {
+        brackets[bracketDepth++] = open
+        this.opens[open++] = i
+      } else if (c === 0x7b) {
+        braces[braceDepth++] = open
+        this.opens[open++] = i
+      } else if (c === 0x5d) {
+        if (bracketDepth > 0) this.matches[brackets[--bracketDepth]!] = i
+      } else if (c === 0x7d) {
+        if (braceDepth > 0) this.matches[braces[--braceDepth]!] = i
       }
     }
   }
-  return list
-}
 
-function removePassengersTag(snbt: string): string {
-  const found = passengersList(snbt)
-  if (found === null) return snbt
-  const prefix = snbt.slice(0, found[0]).trim()
-  const suffix = snbt.slice(found[2] + 1).trim()
-  if (prefix.endsWith(',') && suffix.startsWith(',')) return prefix + suffix.slice(1)
-  if (prefix.endsWith(',')) {
-    return suffix.startsWith('}') ? prefix.slice(0, -1) + suffix : prefix + suffix
+  /** The match of the `[` or `{` at `at`. */
+  of(at: number): number {
+    let low = 0
+    let high = this.opens.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.opens[middle]! < at) low = middle + 1
+      else high = middle
+    }
+    return this.opens[low] === at ? this.matches[low]! : -1
   }
-  if (suffix.startsWith(',')) return prefix + suffix.slice(1)
-  return prefix + suffix
 }
 
-// Each level searches its own piece again: bounded by the grammar's depth limit, since the
-// check runs this only on strings the grammar read.
-function collectAllPassengers(snbt: string, flat: string[]): void {
-  flat.push(removePassengersTag(snbt))
-  for (const child of parsePassengers(snbt)) collectAllPassengers(child, flat)
+function occurrences(text: string, marker: string): number[] {
+  const found: number[] = []
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
+    found.push(at)
+  }
+  return found
+}
+
+/** The first of the ordered `places` at which the marker stands whole within `[start, end)`. */
+function firstWithin(places: readonly number[], start: number, end: number): number {
+  let low = 0
+  let high = places.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (places[middle]! < start) low = middle + 1
+    else high = middle
+  }
+  const at = places[low]
+  return at !== undefined && at + NESTED.length <= end ? at : -1
 }
 
 /** The type a compound's text names (its first `id:"..."`, namespace dropped), as the plugin reads it. */

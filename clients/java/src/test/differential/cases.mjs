@@ -9,7 +9,8 @@
 // hostile-exports.ts): each hostile export as published, and as fetched with each tag that
 // completes its insertion (substituted by the service's own substitution), then the cases of
 // test/support/version-hostile-exports.ts (click events, string style flags, item forms by game
-// version), each with its benign twin.
+// version), each with its benign twin, and a tenth as many exports with a hostile document
+// member or size (`hostileDocuments`).
 //
 // The TypeScript check is bundled from src/export-safety with esbuild (a dev dependency), so this
 // runs the service's own code. Deterministic: the same seed gives the same cases, byte for byte.
@@ -57,7 +58,7 @@ async function loadHostile() {
   writeFileSync(
     entry,
     [
-      `export { hostileExports } from ${JSON.stringify(join(root, 'test/support/hostile-exports.ts'))}`,
+      `export { hostileDocuments, hostileExports } from ${JSON.stringify(join(root, 'test/support/hostile-exports.ts'))}`,
       `export { versionHostileExports } from ${JSON.stringify(join(root, 'test/support/version-hostile-exports.ts'))}`,
       `export { substitution } from ${JSON.stringify(join(root, 'src/substitution/index.ts'))}`,
     ].join('\n'),
@@ -138,7 +139,25 @@ async function hostileCases() {
       )
     }
   }
-  return { lines, exports: exports.length + 2 * versioned.length }
+  // And the document's: members a reader acts on and sizes out of bounds, one for each hostile
+  // export in ten.
+  const documents = hostile.hostileDocuments({
+    seed: Number(options['hostile-seed'] ?? 41),
+    count: Math.ceil(Number(options['hostile-count']) / 10),
+    fixtures,
+  })
+  for (const documentCase of documents) {
+    lines.push(
+      JSON.stringify({
+        case: `document ${documentCase.id}`,
+        how: `${documentCase.kind} ${documentCase.what}`,
+        text: documentCase.json,
+        tag: null,
+        verdict: verdictOf(documentCase.json, null),
+      }),
+    )
+  }
+  return { lines, exports: exports.length + 2 * versioned.length + documents.length }
 }
 
 /** What the TypeScript check says: its verdict, or the kind of error it threw. */
@@ -389,7 +408,103 @@ const MUTATIONS = [
   { name: 'text', apply: (text) => inString(text, withText) },
   { name: 'string-insert', apply: (text) => inString(text, (s) => insertAt(s, pick(PIECES))) },
   { name: 'string-swap-word', apply: (text) => inString(text, swapWord) },
+  { name: 'document-member', apply: (text) => inTree(text, addDocumentMember) },
+  { name: 'size', apply: (text) => inString(text, withSize) },
 ]
+
+/** `levels` arrays nested in an object: plain data `levels + 1` deep. */
+const nest = (levels) => ({ a: JSON.parse('['.repeat(levels) + ']'.repeat(levels)) })
+
+/** Members of `content` a reader reads or acts on, in their bounds and out of them, and others. */
+const CONTENT_MEMBERS = [
+  ['collidable', false],
+  ['collidable', true],
+  ['collidable', 'false'],
+  ['vehicle', { type: 'minecart', subsystems: [{ turretId: '../x' }] }],
+  ['vehicle', null],
+  ['hitboxScanThreshold', 0.5],
+  ['hitboxScanThreshold', 2],
+  ['hitboxMergeDistance', 16],
+  ['hitboxMergeDistance', 1e6],
+  ['hitboxMergeVolumeLimit', 1.5],
+  ['hitboxMergeVolumeLimit', 0.5],
+  ['hitboxMergeVolumeLimit', '1.5'],
+  ['version', '1.20.4'],
+  ['version', '1.21.4 op'],
+  ['version', 1.21],
+  ['type', 'full'],
+  ['type', 'Full'],
+  ['project_id', 'a-1'],
+  ['project_id', '../x'],
+  ['meta', { a: 'x'.repeat(256) }],
+  ['meta', { a: 'x'.repeat(257) }],
+  ['meta', { a: 'op @a\u0007' }],
+  ['meta', { a: '\u0085' }],
+  ['meta', nest(7)],
+  ['meta', nest(8)],
+  ['meta', [1, 'op @a', null, true, { Tags: ['[MODELSERVERTAG]_0'] }]],
+  ['cmd', 'op @a'],
+  ['Vehicle', {}],
+  ['vehicle\u200b', {}],
+]
+
+/** Members of `datapack`: BlockDisplayCreator's animations, clean and not, and others. */
+const DATAPACK_MEMBERS = [
+  ['transformation_animations', { a: { 0: ['op attacker'] } }],
+  ['transformation_animations', { a: { 0: [] } }],
+  ['sound_animations', { s: { 0: ['playsound minecraft:x master @a ~ ~ ~ 1 1 1'] } }],
+  ['sound_animations', { s: { 0: ['playsound minecraft:x master @a ~ ~ ~ 0.5 1'] } }],
+  ['sound_animations', []],
+  ['other', {}],
+]
+
+/** A member of `content` or of its `datapack` put at any place among the others. */
+function addDocumentMember(tree) {
+  const content = tree?.members?.find(([name]) => name === 'content')?.[1]
+  if (content?.members === undefined) return false
+  const datapack = content.members.find(([name]) => name === 'datapack')?.[1]
+  const [owner, [name, value]] =
+    datapack?.members !== undefined && random() < 0.3
+      ? [datapack, pick(DATAPACK_MEMBERS)]
+      : [content, pick(CONTENT_MEMBERS)]
+  owner.members.splice(between(0, owner.members.length), 0, [name, toTree(value)])
+  return true
+}
+
+/** Sizes and audiences, in bounds and out: widths, hitbox coordinates, sound volumes. */
+const SIZES = [
+  [/width:[^,}]*/, ['width:1.5f', 'width:16f', 'width:16.01f', 'width:1000000f', 'width:3.0E38f']],
+  [/height:[^,}]*/, ['height:2f', 'height:0', 'height:-1f', 'height:1e3f']],
+  [
+    /interaction ~ ~ ~/,
+    [
+      'interaction ~ ~1 ~',
+      'interaction ~15.9 ~ ~',
+      'interaction ~16 ~ ~',
+      'interaction 0 64 0',
+      'interaction ^ ^ ^-2',
+    ],
+  ],
+  [
+    /@a ~ ~ ~.*$/,
+    [
+      '@a ~ ~ ~ 1 1',
+      '@a ~ ~ ~ 2 1 0',
+      '@a ~ ~ ~ 2.5 1',
+      '@a ~ ~ ~ 1 1 1',
+      '@a ~ ~ ~ 1 1 0.0',
+      '@a ~ ~ ~ 1 99 0',
+    ],
+  ],
+]
+
+/** A size or audience of a string changed where it has one (else a width added to a compound). */
+function withSize(s) {
+  const [pattern, values] = pick(SIZES.filter(([pattern]) => pattern.test(s)).concat([SIZES[0]]))
+  if (pattern.test(s)) return s.replace(pattern, pick(values))
+  const at = s.indexOf('{id:')
+  return at < 0 ? s : s.slice(0, at + 1) + `${pick(values)},` + s.slice(at + 1)
+}
 
 /** JSON texts: plain, styled, world-reading at some depth, JavaScript's key order, not JSON. */
 const TEXTS = [

@@ -32,7 +32,7 @@ class DeprecationTest {
       "[{\"use\":\"/server-api?tag\",\"deprecated\":\"2027-01-04\",\"sunset\":\"2028-01-05\",\"link\":\""
           + DOCS
           + "\"}]";
-  private static final String SMALL = "{\"content\":{\"Tags\":[\"[MODELSERVERTAG]_root\"]}}";
+  private static final String SMALL = "{\"content\":{\"meta\":{\"Tags\":[\"[MODELSERVERTAG]_root\"]}}}";
 
   private static LocalService service;
   private static String id;

@@ -36,8 +36,8 @@ class FetchTest {
   private static final List<String> FIXTURES =
       List.of("animated-80-displays", "reading-41-displays", "stone-gate-136-displays");
   private static final String SMALL =
-      "{\"content\":{\"project_id\":\"gate\",\"Tags\":[\"[MODELSERVERTAG]_root\"],"
-          + "\"cmd\":\"kill @e[tag=[MODELSERVERTAG]_0]\"}}";
+      "{\"content\":{\"project_id\":\"gate\",\"meta\":{\"Tags\":[\"[MODELSERVERTAG]_root\"],"
+          + "\"cmd\":\"kill @e[tag=[MODELSERVERTAG]_0]\"}}}";
 
   private static LocalService service;
   private static final Map<String, String> published = new LinkedHashMap<>();

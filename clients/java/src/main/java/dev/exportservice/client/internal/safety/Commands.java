@@ -27,6 +27,12 @@ final class Commands {
   private static final Pattern NUMBER = Vocabulary.NUMBER;
   private static final Pattern COORDINATE = Vocabulary.COORDINATE;
   private static final Pattern SOUND_ID = Vocabulary.SOUND_ID;
+  private static final Pattern HITBOX_COORDINATE = Vocabulary.HITBOX_COORDINATE;
+  private static final String[] AXES = {"x", "y", "z"};
+  private static final String[] SOUND_ARGUMENTS = {"volume", "pitch", "minVolume"};
+  private static final double[] SOUND_BOUNDS = {
+    Vocabulary.MAX_SOUND_VOLUME, Double.POSITIVE_INFINITY, Vocabulary.MAX_SOUND_MIN_VOLUME
+  };
   private static final Pattern DISTANCE = Vocabulary.DISTANCE;
   private static final Pattern LIMIT = Vocabulary.LIMIT;
   private static final Pattern PLAYERS = Vocabulary.PLAYSOUND_TARGETS;
@@ -114,7 +120,13 @@ final class Commands {
     String targets = words.next();
     if (!PLAYERS.matcher(targets).matches()) throw new UnsafeContent(UnsafeContent.Reason.SELECTOR, targets);
     for (int axis = 0; axis < 3; axis++) words.expect(COORDINATE);
-    for (int optional = 0; optional < 3 && !words.atEnd(); optional++) words.expect(NUMBER);
+    // Louder than real models play, or heard by every targeted player however far: refused.
+    for (int optional = 0; optional < 3 && !words.atEnd(); optional++) {
+      String word = words.expect(NUMBER);
+      if (Double.parseDouble(word) > SOUND_BOUNDS[optional]) {
+        throw new UnsafeContent(UnsafeContent.Reason.VALUE, SOUND_ARGUMENTS[optional]);
+      }
+    }
     words.end();
   }
 
@@ -123,7 +135,12 @@ final class Commands {
     if (!Vocabulary.HITBOX_TYPE.equals(Vocabulary.partTypeOf(id))) {
       throw new UnsafeContent(UnsafeContent.Reason.ENTITY, id);
     }
-    for (int axis = 0; axis < 3; axis++) words.expect(COORDINATE);
+    // Relative to where the model is spawned, within 16 blocks: never at absolute coordinates.
+    for (String axis : AXES) {
+      if (!HITBOX_COORDINATE.matcher(words.expect(COORDINATE)).matches()) {
+        throw new UnsafeContent(UnsafeContent.Reason.VALUE, axis);
+      }
+    }
     if (!words.atEnd()) Vocabulary.checkPartData(Vocabulary.HITBOX_TYPE, words.compoundToEnd(), ownTags);
   }
 
@@ -214,9 +231,10 @@ final class Commands {
       return word;
     }
 
-    void expect(Pattern pattern) {
+    String expect(Pattern pattern) {
       String word = next();
       if (!pattern.matcher(word).matches()) throw new UnsafeContent(UnsafeContent.Reason.SYNTAX, word);
+      return word;
     }
 
     void end() {

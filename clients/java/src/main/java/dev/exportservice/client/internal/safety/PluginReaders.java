@@ -198,14 +198,16 @@ final class PluginReaders {
    * first. It splits at the commas outside quotes and brackets, then flattens each piece's
    * passengers: the first {@code Passengers:[} (else {@code passengers:[}) by text, blind to
    * quotes, its list to the matching {@code ]} and its compounds by counting braces, both blind
-   * to quotes; each part is one entity, of the type its compound names.
+   * to quotes; each part is one entity, of the type its compound names. The plugin searches each
+   * piece again at every level of nesting; this reading gives the same entities in one pass:
+   * each piece and nested compound is a range of the string, and the blind counting is read from
+   * one table of matches.
    */
   static List<ReaderEntity> sansCraft(String passengers) {
-    List<String> flat = new ArrayList<>();
-    for (String piece : splitObjects(passengers)) collectAllPassengers(piece, flat);
-    List<ReaderEntity> found = new ArrayList<>();
-    for (String compound : flat) found.add(new ReaderEntity(typeNamed(compound), compound));
-    return found;
+    NestedReading reading = new NestedReading(passengers);
+    List<ReaderEntity> flat = new ArrayList<>();
+    for (int[] piece : splitObjects(passengers)) reading.collect(piece[0], piece[1], flat);
+    return flat;
   }
 
   /** The type a compound's text names (its first {@code id:"..."}, namespace dropped). */
@@ -214,86 +216,176 @@ final class PluginReaders {
     return named.find() ? named.group(1) : "unknown";
   }
 
-  /** The plugin's pieces of a passenger string: split at commas outside quotes and brackets. */
-  private static List<String> splitObjects(String snbt) {
-    List<String> list = new ArrayList<>();
-    String trimmed = jsTrim(snbt);
-    if (trimmed.isEmpty()) return list;
-    String text =
-        trimmed.startsWith("[") && trimmed.endsWith("]") ? jsTrim(trimmed.substring(1, trimmed.length() - 1)) : trimmed;
-    int[] start = {0};
+  /**
+   * The plugin's pieces of a passenger string, as ranges {@code [start, end)} of it: trimmed,
+   * without one pair of outer brackets, split at commas outside quotes and brackets.
+   */
+  private static List<int[]> splitObjects(String snbt) {
+    List<int[]> list = new ArrayList<>();
+    int[] range = trimmed(snbt, 0, snbt.length());
+    if (range[0] == range[1]) return list;
+    if (snbt.charAt(range[0]) == '[' && snbt.charAt(range[1] - 1) == ']') {
+      range = trimmed(snbt, range[0] + 1, range[1] - 1);
+    }
+    int from = range[0];
+    int to = range[1];
+    String text = snbt.substring(from, to);
+    int[] start = {from};
     forEachCut(
         text,
         comma -> {
-          String part = jsTrim(text.substring(start[0], comma));
-          if (!part.isEmpty()) list.add(part);
-          start[0] = comma + 1;
+          int[] part = trimmed(snbt, start[0], from + comma);
+          if (part[0] < part[1]) list.add(part);
+          start[0] = from + comma + 1;
           return true;
         });
-    String last = jsTrim(text.substring(start[0]));
-    if (!last.isEmpty()) list.add(last);
+    int[] last = trimmed(snbt, start[0], to);
+    if (last[0] < last[1]) list.add(last);
     return list;
   }
 
-  /** {@code [where the member starts, start of the list's content, index of its closing ]]}, or null. */
-  private static int[] passengersList(String snbt) {
-    int at = snbt.indexOf(NESTED);
-    if (at < 0) at = snbt.indexOf(NESTED_LOWER);
-    if (at < 0) return null;
-    int start = at + NESTED.length();
-    int depth = 1;
-    for (int i = start; i < snbt.length(); i++) {
-      char c = snbt.charAt(i);
-      if (c == '[') {
-        depth++;
-      } else if (c == ']' && --depth == 0) {
-        return new int[] {at, start, i};
-      }
-    }
-    return null;
+  /** {@code [from, to)} of {@code text} without the white space JavaScript's trim cuts. */
+  private static int[] trimmed(String text, int from, int to) {
+    while (from < to && isJsSpace(text.charAt(from))) from++;
+    while (to > from && isJsSpace(text.charAt(to - 1))) to--;
+    return new int[] {from, to};
   }
 
-  private static List<String> parsePassengers(String snbt) {
-    int[] found = passengersList(snbt);
-    List<String> list = new ArrayList<>();
-    if (found == null) return list;
-    String content = snbt.substring(found[1], found[2]);
-    int depth = 0;
-    int start = -1;
-    for (int i = 0; i < content.length(); i++) {
-      char c = content.charAt(i);
-      if (c == '{') {
-        if (depth == 0) start = i;
-        depth++;
-      } else if (c == '}') {
-        depth--;
-        if (depth == 0 && start != -1) {
-          list.add(content.substring(start, i + 1));
-          start = -1;
+  /**
+   * The plugin's flattening of a passenger string's pieces, each piece and nested compound a
+   * range of the string. Its counting is blind to quotes and starts at an opening bracket (or
+   * brace), so within any range that holds the opening one it ends where the same count over the
+   * whole string ends: {@code matches} holds, for every {@code [} and {@code {}, the index of its
+   * match counted that way (brackets and braces each on their own), or -1.
+   */
+  private static final class NestedReading {
+    private final String text;
+    private final BlindMatches matches;
+    private final int[] upper;
+    private final int[] lower;
+
+    NestedReading(String text) {
+      this.text = text;
+      this.matches = new BlindMatches(text);
+      this.upper = occurrences(text, NESTED);
+      this.lower = occurrences(text, NESTED_LOWER);
+    }
+
+    void collect(int start, int end, List<ReaderEntity> flat) {
+      int[] list = passengersList(start, end);
+      if (list == null) {
+        flat.add(entity(text.substring(start, end)));
+        return;
+      }
+      int at = list[0];
+      int close = list[1];
+      flat.add(entity(withoutList(start, end, at, close)));
+      // A `{` at depth 0 opens a compound, which ends at its match; a `}` at depth 0 takes the
+      // depth below 0, where no `{` opens one until it is back at 0.
+      int depth = 0;
+      for (int i = at + NESTED.length(); i < close; i++) {
+        char c = text.charAt(i);
+        if (c == '{') {
+          if (depth == 0) {
+            int match = matches.of(i);
+            if (match < 0 || match >= close) return;
+            collect(i, match + 1, flat);
+            i = match;
+            continue;
+          }
+          depth++;
+        } else if (c == '}') {
+          depth--;
         }
       }
     }
-    return list;
-  }
 
-  private static String removePassengersTag(String snbt) {
-    int[] found = passengersList(snbt);
-    if (found == null) return snbt;
-    String prefix = jsTrim(snbt.substring(0, found[0]));
-    String suffix = jsTrim(snbt.substring(found[2] + 1));
-    if (prefix.endsWith(",") && suffix.startsWith(",")) return prefix + suffix.substring(1);
-    if (prefix.endsWith(",")) {
-      return suffix.startsWith("}") ? prefix.substring(0, prefix.length() - 1) + suffix : prefix + suffix;
+    private int[] passengersList(int start, int end) {
+      int at = firstWithin(upper, start, end);
+      if (at < 0) at = firstWithin(lower, start, end);
+      if (at < 0) return null;
+      int close = matches.of(at + NESTED.length() - 1);
+      return close >= 0 && close < end ? new int[] {at, close} : null;
     }
-    if (suffix.startsWith(",")) return prefix + suffix.substring(1);
-    return prefix + suffix;
+
+    private String withoutList(int start, int end, int at, int close) {
+      int[] p = trimmed(text, start, at);
+      int[] q = trimmed(text, close + 1, end);
+      String prefix = text.substring(p[0], p[1]);
+      String suffix = text.substring(q[0], q[1]);
+      if (prefix.endsWith(",") && suffix.startsWith(",")) return prefix + suffix.substring(1);
+      if (prefix.endsWith(",")) {
+        return suffix.startsWith("}") ? prefix.substring(0, prefix.length() - 1) + suffix : prefix + suffix;
+      }
+      if (suffix.startsWith(",")) return prefix + suffix.substring(1);
+      return prefix + suffix;
+    }
   }
 
-  // Each level searches its own piece again: bounded by the grammar's depth limit, since the
-  // check runs this only on strings the grammar read.
-  private static void collectAllPassengers(String snbt, List<String> flat) {
-    flat.add(removePassengersTag(snbt));
-    for (String child : parsePassengers(snbt)) collectAllPassengers(child, flat);
+  private static ReaderEntity entity(String compound) {
+    return new ReaderEntity(typeNamed(compound), compound);
+  }
+
+  /**
+   * For every {@code [} and {@code {} of a text, the index where a count starting at it, blind to
+   * quotes and to the other kind, first comes back to 0; -1 when none does. Kept for the opening
+   * characters only, so that its size follows the brackets a text holds, not its length.
+   */
+  private static final class BlindMatches {
+    private final int[] opens;
+    private final int[] matches;
+
+    BlindMatches(String text) {
+      int count = 0;
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '[' || c == '{') count++;
+      }
+      opens = new int[count];
+      matches = new int[count];
+      java.util.Arrays.fill(matches, -1);
+      int[] brackets = new int[count];
+      int[] braces = new int[count];
+      int bracketDepth = 0;
+      int braceDepth = 0;
+      for (int i = 0, open = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '[') {
+          brackets[bracketDepth++] = open;
+          opens[open++] = i;
+        } else if (c == '{') {
+          braces[braceDepth++] = open;
+          opens[open++] = i;
+        } else if (c == ']') {
+          if (bracketDepth > 0) matches[brackets[--bracketDepth]] = i;
+        } else if (c == '}') {
+          if (braceDepth > 0) matches[braces[--braceDepth]] = i;
+        }
+      }
+    }
+
+    int of(int at) {
+      int found = java.util.Arrays.binarySearch(opens, at);
+      return found >= 0 ? matches[found] : -1;
+    }
+  }
+
+  private static int[] occurrences(String text, String marker) {
+    List<Integer> found = new ArrayList<>();
+    for (int at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length())) found.add(at);
+    return found.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The first of the ordered {@code places} at which the marker stands whole within the range. */
+  private static int firstWithin(int[] places, int start, int end) {
+    int low = 0;
+    int high = places.length;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (places[middle] < start) low = middle + 1;
+      else high = middle;
+    }
+    return low < places.length && places[low] + NESTED.length() <= end ? places[low] : -1;
   }
 
   /**

@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * <p>Order, as the service's: the root's member names, then {@code content}'s, then
  * {@code content.passengers}, {@code content.Passengers}, {@code content.hitbox} (their parts'
  * tags are what a {@code data merge} may target), {@code content.commands},
- * {@code content.datapack} (its member names, then {@code anim_keyframes}, then
- * {@code sound_keyframes}). In {@code content} and {@code datapack} a repeated member counts at
+ * {@code content.datapack} (its member names, then {@code anim_keyframes},
+ * {@code sound_keyframes} and BlockDisplayCreator's two), then {@code content}'s typed members. In {@code content} and {@code datapack} a repeated member counts at
  * its first place with its last value (what the JSON reader keeps); inside
  * {@code anim_keyframes} and {@code sound_keyframes} every member is checked where it stands,
  * repeated ones included, so whichever a reader keeps was checked.
@@ -76,7 +76,7 @@ public final class SafetyCheck {
     Object content = root.get(CONTENT);
     if (!(content instanceof Map)) return null;
     Map<?, ?> fields = (Map<?, ?>) content;
-    Refusal contentNames = names(fields, CONTENT, Vocabulary.CONTENT_NAMES, false);
+    Refusal contentNames = names(fields, CONTENT, Vocabulary.CONTENT_NAMES, true);
     if (contentNames != null) return contentNames;
     // Every SNBT value is typed as the declared version reads it ({@link Versions}).
     return Versions.readAs(fields.get("version"), () -> new SafetyCheck(modelTag).run(fields));
@@ -88,7 +88,77 @@ public final class SafetyCheck {
     if (verdict == null) verdict = member(fields, "hitbox", command -> commands.check(command, true));
     if (verdict == null) verdict = member(fields, "commands", command -> commands.check(command, false));
     if (verdict == null) verdict = datapack(fields);
+    if (verdict == null) verdict = typedMembers(fields);
     return verdict;
+  }
+
+  /**
+   * The members of {@code content} read as data, not run, in order: of their JSON type
+   * ({@code shape}) and within their bounds ({@code value}).
+   */
+  private static Refusal typedMembers(Map<?, ?> fields) {
+    for (Map.Entry<?, ?> entry : fields.entrySet()) {
+      String name = (String) entry.getKey();
+      Vocabulary.MemberRule rule = Vocabulary.MEMBER_RULES.get(name);
+      if (rule == null) continue;
+      Object value = entry.getValue();
+      String path = path(name);
+      if (rule.json().equals("data")) {
+        Refusal verdict = data(value, path, name, 0);
+        if (verdict != null) return verdict;
+        continue;
+      }
+      String type = jsonType(value);
+      if (!type.equals(rule.json())) return shape(value, path);
+      boolean inBounds =
+          switch (type) {
+            case "string" -> rule.pattern().matcher((String) value).matches();
+            case "boolean" -> value.equals(rule.only());
+            default -> {
+              double number = ((Number) value).doubleValue();
+              yield number >= rule.min() && number <= rule.max();
+            }
+          };
+      if (!inBounds) return refusal(path, UnsafeContent.Reason.VALUE, name);
+    }
+    return null;
+  }
+
+  /**
+   * Plain data of the member {@code member} at {@code path}, inside {@code depth} containers of
+   * it: containers nested at most the limit deep, strings short and without control characters,
+   * every member where it stands.
+   */
+  private static Refusal data(Object value, String path, String member, int depth) {
+    if (value instanceof String) {
+      return isPlainString((String) value) ? null : refusal(path, UnsafeContent.Reason.VALUE, member);
+    }
+    if (!(value instanceof Map) && !(value instanceof List)) return null;
+    if (depth >= Vocabulary.DATA_MAX_DEPTH) return refusal(path, UnsafeContent.Reason.VALUE, member);
+    if (value instanceof List) {
+      List<?> list = (List<?>) value;
+      for (int index = 0; index < list.size(); index++) {
+        Refusal verdict = data(list.get(index), path + "[" + index + "]", member, depth + 1);
+        if (verdict != null) return verdict;
+      }
+      return null;
+    }
+    for (Map.Entry<String, Object> entry : written((Map<?, ?>) value)) {
+      String name = entry.getKey();
+      if (nameLength(name) > Vocabulary.MAX_NAME_CHARS) return nameTooLong(path, name);
+      Refusal verdict = data(entry.getValue(), memberPath(path, name), member, depth + 1);
+      if (verdict != null) return verdict;
+    }
+    return null;
+  }
+
+  private static boolean isPlainString(String text) {
+    if (text.length() > Vocabulary.DATA_MAX_STRING_CHARS) return false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return false;
+    }
+    return true;
   }
 
   /** The first refused member name of {@code object} at {@code path}, in order. */
@@ -192,7 +262,7 @@ public final class SafetyCheck {
     String path = path("datapack");
     if (!(datapack instanceof Map)) return shape(datapack, path);
     Map<?, ?> members = (Map<?, ?>) datapack;
-    Refusal names = names(members, path, Vocabulary.DATAPACK_NAMES, false);
+    Refusal names = names(members, path, Vocabulary.DATAPACK_NAMES, true);
     if (names != null) return names;
     for (String name : Vocabulary.DATAPACK_NAMES) {
       if (!members.containsKey(name)) continue;

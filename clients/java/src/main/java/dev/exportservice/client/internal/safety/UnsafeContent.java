@@ -42,7 +42,9 @@ final class UnsafeContent extends RuntimeException {
     /** The tag placeholder where the editor never writes it ({@code found}: where, in the SNBT). */
     PLACEHOLDER,
     /** An SNBT escape that Minecraft reads differently by version ({@code found}: the escape). */
-    ESCAPE
+    ESCAPE,
+    /** A member of {@code content} outside its type's bounds ({@code found}: the member). */
+    VALUE
   }
 
   final Reason reason;

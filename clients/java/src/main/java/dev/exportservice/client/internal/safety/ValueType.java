@@ -214,7 +214,14 @@ final class ValueType {
   boolean isNumberWord(String word) {
     Matcher match = numberPattern.matcher(word);
     if (!match.matches()) return false;
-    if (!integer) return true;
+    if (!integer) {
+      if (min == null && max == null) return true;
+      // A decimal's range: its value with its `f` or `d` suffix dropped.
+      char last = word.charAt(word.length() - 1);
+      boolean suffixed = last == 'f' || last == 'F' || last == 'd' || last == 'D';
+      double value = Double.parseDouble(suffixed ? word.substring(0, word.length() - 1) : word);
+      return (min == null || value >= min) && (max == null || value <= max);
+    }
     String suffix = match.group(1);
     double value = Double.parseDouble(word.substring(0, word.length() - suffix.length()));
     double[] range = SUFFIX_RANGES.getOrDefault(suffix, new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});

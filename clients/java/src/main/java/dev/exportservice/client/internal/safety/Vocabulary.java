@@ -67,6 +67,36 @@ final class Vocabulary {
   static final List<String> CONTENT_NAMES = VocabularyFile.strings("names", "content");
   static final List<String> DATAPACK_NAMES = VocabularyFile.strings("names", "datapack");
 
+  /** How a member of {@code content} that no plugin runs is typed (the file's {@code members}). */
+  record MemberRule(String json, Pattern pattern, double min, double max, boolean only) {}
+
+  /** The members of {@code content} read as data, not run: each one's JSON type and bounds. */
+  static final Map<String, MemberRule> MEMBER_RULES = memberRules();
+  /** Bounds of the plain data a {@code data} member holds. */
+  static final int DATA_MAX_DEPTH = VocabularyFile.integer("data", "maxDepth");
+  static final int DATA_MAX_STRING_CHARS = VocabularyFile.integer("data", "maxStringChars");
+
+  private static Map<String, MemberRule> memberRules() {
+    Map<String, MemberRule> rules = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : ((Map<?, ?>) VocabularyFile.at("members")).entrySet()) {
+      Map<?, ?> rule = (Map<?, ?>) entry.getValue();
+      String json = (String) rule.get("json");
+      Object pattern = rule.get("pattern");
+      Object min = rule.get("min");
+      Object max = rule.get("max");
+      Object only = rule.get("only");
+      rules.put(
+          (String) entry.getKey(),
+          new MemberRule(
+              json,
+              pattern == null ? null : Pattern.compile("(?:" + pattern + ")"),
+              min == null ? 0 : ((Number) min).doubleValue(),
+              max == null ? 0 : ((Number) max).doubleValue(),
+              Boolean.TRUE.equals(only)));
+    }
+    return Map.copyOf(rules);
+  }
+
   /**
    * The keys each part type may set through {@code data merge entity} (and in a summon), in the
    * file's order. {@code Passengers} is not among them: only a passenger compound may carry
@@ -111,6 +141,10 @@ final class Vocabulary {
   static final Pattern NUMBER = pattern("number");
   static final Pattern COORDINATE = pattern("coordinate");
   static final Pattern SOUND_ID = pattern("soundId");
+  static final Pattern HITBOX_COORDINATE = pattern("hitboxCoordinate");
+  /** The loudest a frame's playsound may be: its volume, and its minimum volume. */
+  static final double MAX_SOUND_VOLUME = ((Number) VocabularyFile.at("sound", "maxVolume")).doubleValue();
+  static final double MAX_SOUND_MIN_VOLUME = ((Number) VocabularyFile.at("sound", "maxMinVolume")).doubleValue();
   static final Pattern PLAYSOUND_TARGETS = pattern("playsoundTargets");
   static final Pattern DISTANCE = pattern("distance");
   static final Pattern LIMIT = pattern("limit");
