@@ -58,6 +58,7 @@ describe('the must-accept corpus', () => {
       expect(entry.source.path).not.toBe('')
       expect(entry.source.commit).toMatch(/^[0-9a-f]{7,40}$/)
       expect(entry.note).not.toBe('')
+      expect(typeof entry.recreated).toBe('boolean')
     },
   )
 })
