@@ -41,7 +41,9 @@ const KIND_TESTS: Record<string, (parts: Parts) => boolean> = {
   block: (p) => p.passengers.includes('id:"minecraft:block_display"'),
   item: (p) => p.passengers.includes('id:"minecraft:item_display"'),
   'item-head-skullowner': (p) => /tag:\{SkullOwner:\{Id:/.test(p.passengers),
-  'item-head-profile': (p) => p.passengers.includes('"minecraft:profile":{'),
+  'item-head-profile': (p) => /"minecraft:profile":\{[^{}]*properties:/.test(p.passengers),
+  'item-head-name': (p) =>
+    /SkullOwner:"|"minecraft:profile":(?:"|\{name:"[^"]*"\})/.test(p.passengers),
   'item-dyed': (p) => /display:\{color:|"minecraft:dyed_color":/.test(p.passengers),
   'item-enchanted': (p) =>
     /Enchantments:\[|"minecraft:(?:stored_)?enchantments":|"minecraft:enchantment_glint_override":/.test(

@@ -49,6 +49,7 @@ export const CORPUS_KINDS = [
   'item',
   'item-head-skullowner',
   'item-head-profile',
+  'item-head-name',
   'item-dyed',
   'item-enchanted',
   'item-banner',
