@@ -5,7 +5,7 @@
 
 /** The parts of a published document the kinds are read from. */
 interface Parts {
-  /** Every passenger string, decoded, joined. */
+  /** Every passenger string and frame command, decoded, joined: a frame may change a part's item. */
   passengers: string
   /** The value of every `text:` key of the passengers, as written. */
   texts: string[]
@@ -18,7 +18,12 @@ function partsOf(text: string): Parts {
   const content = (JSON.parse(text) as { content: Record<string, unknown> }).content
   const passengers = (content.passengers as string[] | undefined) ?? []
   const datapack = (content.datapack ?? {}) as Record<string, Record<string, object> | undefined>
-  const joined = passengers.join(',')
+  const frames = [datapack.anim_keyframes, datapack.sound_keyframes].flatMap((animations) =>
+    Object.values(animations ?? {}).flatMap((animation) =>
+      Object.values(animation as Record<string, string[]>).flat(),
+    ),
+  )
+  const joined = [...passengers, ...frames].join(',')
   return {
     passengers: joined,
     texts: [...joined.matchAll(TEXT_VALUE)].map((match) => match[1]!),
