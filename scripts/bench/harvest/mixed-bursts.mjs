@@ -21,8 +21,14 @@ export const NETWORK_COUNTS = [1, 4, 12, 32]
 export const NETWORK_BURST = 320
 /** One request in this many of a burst is for a live ID. */
 export const LIVE_EVERY = 5
-/** After an answered burst or probe, the next burst, in ms of simulated time. */
-const BURST_GAP_MS = 1_000
+/**
+ * Between two bursts of a network, in ms of simulated time: six an hour at most. The first
+ * burst and the refusals' leak decide what an hour settles; more bursts would only cost the
+ * bench's run time.
+ */
+export const BURST_GAP_MS = 600_000
+/** The smallest burst: a few live IDs among the guesses, to see whether refusals differ. */
+const LEAST_BURST = 2 * LIVE_EVERY
 
 const hex = (n) => n.toString(16)
 
@@ -56,39 +62,40 @@ function count(t, status) {
 }
 
 /**
- * One network's part: `NETWORK_BURST` requests at once, one in `LIVE_EVERY` for a live ID, from
- * `addresses` in turn; then a guess (a probe) until one is answered, and the next burst a second
- * later. A refused probe is sent again when its `Retry-After` ends.
+ * One network's part: bursts at once from `addresses` in turn, one request in `LIVE_EVERY` for a
+ * live ID, `BURST_GAP_MS` apart (or when the shortest `Retry-After` ends, if the whole burst was
+ * refused). The first burst is `NETWORK_BURST`; then, as an attacker that reads its answers
+ * would: the whole `NETWORK_BURST` while refusals leak (the attack's figures so far, all its
+ * networks), else twice what the last burst got answered, at least `LEAST_BURST`.
  */
 function networkAttacker({ addresses, livePaths, guess, start, figures }) {
   let next = 0
-  let probing = false
+  let size = NETWORK_BURST
   let sent = []
   return {
     figures,
     due: start,
     requests() {
-      const size = probing ? 1 : NETWORK_BURST
-      if (!probing) figures.bursts++
-      sent = Array.from({ length: size }, (_, i) => !probing && i % LIVE_EVERY === 0)
+      figures.bursts++
+      sent = Array.from({ length: size }, (_, i) => i % LIVE_EVERY === 0)
       return sent.map((live) => [
         addresses[next++ % addresses.length],
         live ? livePaths[next % livePaths.length] : guess(),
       ])
     },
     answered(now, answers) {
-      let answered = false
+      let answered = 0
       let retryAfter = Infinity
       answers.forEach(([status, wait], i) => {
         count(sent[i] ? figures.live : figures.guesses, status)
         if (status === 200 && !sent[i]) figures.found++
         const kind = kindOf(status)
-        if (kind === 'hit' || kind === 'miss') answered = true
+        if (kind === 'hit' || kind === 'miss') answered++
         if (kind === 'refused') retryAfter = Math.min(retryAfter, Math.max(1, wait))
       })
-      const wasProbe = probing
-      this.due = answered ? now + BURST_GAP_MS : now + retryAfter * 1000
-      probing = !(wasProbe && answered)
+      const { leak } = settledIds(figures)
+      size = leak ? NETWORK_BURST : Math.min(NETWORK_BURST, Math.max(LEAST_BURST, 2 * answered))
+      this.due = now + (answered > 0 ? BURST_GAP_MS : Math.max(BURST_GAP_MS, retryAfter * 1000))
     },
   }
 }
