@@ -22,11 +22,11 @@ export const NETWORK_BURST = 320
 /** One request in this many of a burst is for a live ID. */
 export const LIVE_EVERY = 5
 /**
- * Between two bursts of a network, in ms of simulated time: six an hour at most. The first
- * burst and the refusals' leak decide what an hour settles; more bursts would only cost the
- * bench's run time.
+ * Between two bursts of a network, in ms of simulated time: three an hour at most. The first
+ * burst and the refusals' leak decide what an hour settles (a network's budget lasts the hour);
+ * more bursts would only cost the bench's run time.
  */
-export const BURST_GAP_MS = 600_000
+export const BURST_GAP_MS = 1_200_000
 /** The smallest burst: a few live IDs among the guesses, to see whether refusals differ. */
 const LEAST_BURST = 2 * LIVE_EVERY
 
