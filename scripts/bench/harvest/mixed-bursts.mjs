@@ -36,14 +36,14 @@ const hex = (n) => n.toString(16)
 export const BLOCKS = [
   {
     label: 'ipv4-16',
-    what: (k) => `${k} /24s of one IPv4 /16`,
+    what: (k) => `${k} /24${k === 1 ? '' : 's'} of one IPv4 /16`,
     // 254 addresses of each /24, cycled.
     addresses: (n) => Array.from({ length: 254 }, (_, h) => `100.80.${n}.${1 + h}`),
     bystander: '100.80.200.10',
   },
   {
     label: 'ipv6-32',
-    what: (k) => `${k} /48s of one IPv6 /32`,
+    what: (k) => `${k} /48${k === 1 ? '' : 's'} of one IPv6 /32`,
     // A /64 of its own for each request of a burst, new ones in each burst.
     addresses: (n) => Array.from({ length: 65_536 }, (_, v) => `2001:db8:${hex(n)}:${hex(v)}::1`),
     bystander: '2001:db8:ffff:1::10',
