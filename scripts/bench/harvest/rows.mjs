@@ -6,13 +6,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { row, verdict } from '../lib/rows.mjs'
+import { PLUGIN_SERVED_TARGET, pct, served } from './shares.mjs'
 
 /** Today's figures (this section, run on the commit named in the file). */
 const TODAY_FILE = new URL('./today.json', import.meta.url)
 const { commit: TODAY_COMMIT, harvest: TODAY } = existsSync(TODAY_FILE)
   ? JSON.parse(readFileSync(TODAY_FILE, 'utf8'))
   : { commit: 'none', harvest: null }
-const PLUGIN_SERVED_TARGET = 0.99
 
 const n = (x) => x.toLocaleString('en-US')
 const perHour = (x) => (x >= 100 ? n(Math.round(x)) : x.toFixed(2))
@@ -25,13 +25,6 @@ function attackCell(b) {
       : `extrapolated from ${b.extrapolatedFrom}`
   return `${perHour(b.foundPerHour)} live IDs/hour (${how}; ${b.strategy})`
 }
-
-/** A plugin server's share of requests answered (not refused). */
-function served(f) {
-  return f.requests === 0 ? 1 : (f.requests - f.refused - f.other) / f.requests
-}
-
-const pct = (x) => `${(100 * x).toFixed(1)}%`
 
 /** @type {import('../sections.mjs').RowFunction} */
 export function harvestRows(r) {

@@ -10,6 +10,9 @@
  */
 import { burst, guesser, missPacer, plugin, stream } from './actors.mjs'
 import { ATTACKERS, BURST_SIZE, burstAddresses, scopesOf } from './attackers.mjs'
+import { missBudgets } from './bound.mjs'
+import { BLOCKS, NETWORK_COUNTS, mixedBurstHour } from './mixed-bursts.mjs'
+import { pluginPatterns } from './plugin-patterns.mjs'
 import { runActors } from './scheduler.mjs'
 import { startService } from './service.mjs'
 
@@ -22,7 +25,7 @@ const HIT_CHANCE = LIVE_IDS / ID_SPACE
 const START = Date.UTC(2030, 0, 7, 12)
 const RUN_SPACING_MS = 2 * DAY_MS
 /** Runs the section has room for; exports live through all of them. */
-const MAX_RUNS = 45
+const MAX_RUNS = 80
 /** The exports' lifetime: through every run, so a live ID stays live (KV keeps it as long). */
 const EXPORT_TTL_SECONDS = (MAX_RUNS * RUN_SPACING_MS) / 1000
 /** A plugin server's requests an hour: 100 hits and 10 misses. */
@@ -108,6 +111,28 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     log('harvest: a /48 keeping its own object overloaded')
     out.overload = await overloadHour(service, { start: nextStart(), paths })
     log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
+    out.mixedBursts = []
+    for (const block of BLOCKS) {
+      for (const networks of NETWORK_COUNTS) {
+        log(`harvest: ${block.what(networks)}, mixed bursts`)
+        const r = await mixedBurstHour(service, {
+          block,
+          networks,
+          start: nextStart(),
+          live: live.slice(2),
+          budgets,
+          hour: {
+            runActors,
+            bystander: (address, start) => bystanderActor(address, start, paths),
+            liveFraction: HIT_CHANCE,
+            durationMs: HOUR_MS,
+          },
+        })
+        log(`harvest:   ${mixedBrief(r)}`)
+        out.mixedBursts.push(r)
+      }
+    }
+    out.patterns = await pluginPatterns(service, { nextStart, live, runActors, log })
     log('harvest: a server retrying an expired ID')
     out.callers.retrier = await retrier(service, {
       start: START + EXPORT_TTL_SECONDS * 1000 + DAY_MS,
@@ -164,6 +189,17 @@ function brief(r) {
     `${r.foundPerHour.toFixed(2)} live IDs/hour, ${r.answered} of ${r.requests} answered ` +
     `(${JSON.stringify(r.statuses)}), ${r.realSeconds.toFixed(0)} s` +
     (r.bystander === undefined ? '' : `; plugin beside: ${JSON.stringify(r.bystander.statuses)}`)
+  )
+}
+
+/** A mixed-burst run's figures in a line, for the progress log. */
+function mixedBrief(r) {
+  const share = (t) => `${t.refused} of ${t.requests} refused`
+  return (
+    `${Math.round(r.settledPerHour)} settled/hour (${r.livePerHour.toFixed(2)} live), ` +
+    `live IDs ${share(r.live)}, guesses ${share(r.guesses)} (${JSON.stringify(r.guesses.statuses)}), ` +
+    `${r.bursts} network bursts, ${r.realSeconds.toFixed(0)} s; ` +
+    `plugin beside: ${JSON.stringify(r.bystander.statuses)}`
   )
 }
 
@@ -288,20 +324,4 @@ async function retrier(service, { start, path }) {
     }
   }
   return { refused, refusedSeconds: Infinity, statuses }
-}
-
-/** The miss budgets of the service's settings, as an attacker that read the docs knows them. */
-function missBudgets(vars) {
-  const parse = (text) => {
-    if (text === undefined) return null
-    const [budget, windowSeconds] = text.split('/').map(Number)
-    return { budget, windowSeconds }
-  }
-  return {
-    client: parse(vars.RATE_LIMIT_CLIENT_MISSES),
-    prefix: parse(vars.RATE_LIMIT_PREFIX_MISSES),
-    // The wide prefixes' budget (IPv4 /16, IPv6 /32), where the service has one.
-    wide: parse(vars.RATE_LIMIT_WIDE_MISSES),
-    firstPenaltySeconds: Number(vars.RATE_LIMIT_FIRST_PENALTY_SECONDS),
-  }
 }

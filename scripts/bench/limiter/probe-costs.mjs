@@ -89,7 +89,7 @@ export function limiterRows(r) {
     rows.push(
       row(
         'limiter',
-        `RateLimiter.hit RPC alone, sequential, ${l.keys} clients`,
+        `a limiter object's admission call alone, sequential, ${l.keys} clients`,
         `${l.hitMicros.toFixed(0)} us/call`,
         `bare DO RPC ${l.echoMicros.toFixed(0)} us/call (plus one storage write: ${l.writeMicros.toFixed(0)} us)`,
         l.ratio,

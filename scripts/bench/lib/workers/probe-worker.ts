@@ -2,7 +2,7 @@
  * Bench-only Worker: times Durable Object calls from inside workerd, in batches (Miniflare's
  * workerd advances `performance.now()` during a request, at 1 ms resolution).
  *
- *   GET /limiter?n=N&keys=K   N sequential `RateLimiter.hit` calls over K client keys
+ *   GET /limiter?n=N&keys=K   N sequential admissions (`PrefixRateLimiter.hit`) over K client keys
  *   GET /echo?n=N&keys=K      the same calls to `EchoObject.ping`: a bare RPC, no storage
  *   GET /write?n=N&keys=K     the same calls to `EchoObject.write`: the RPC plus one storage write
  *   GET /alloc?count=N&release=1

@@ -1,0 +1,137 @@
+/**
+ * Attackers holding K networks of one wide block (IPv4 /24s of one /16, IPv6 /48s of one /32),
+ * sending bursts that mix IDs they know are live with guesses, all K networks in one step (one
+ * `Promise.all` in the driver): whether any refusal depends on the ID being live, and how many
+ * IDs an hour the answers settle (bound.mjs), beside a plugin server in another network of the
+ * same block.
+ *
+ * The live IDs stand for the live ones among a harvester's guesses (1 in 1,500, too few to
+ * measure a refusal rate on): if they are refused at another rate than the guesses, a refused
+ * guess is as good as a `404`.
+ */
+import { guesser, kindOf } from './actors.mjs'
+import { harvestBound, settledIds } from './bound.mjs'
+
+/** The networks each attacker holds, in runs of an hour each. */
+export const NETWORK_COUNTS = [1, 4, 12, 32]
+/**
+ * Requests each network sends in a burst: its network's miss budget and more (the prefix
+ * budget is 300 an hour), all at once.
+ */
+export const NETWORK_BURST = 320
+/** One request in this many of a burst is for a live ID. */
+export const LIVE_EVERY = 5
+/**
+ * Between two bursts of a network, in ms of simulated time: three an hour at most. The first
+ * burst and the refusals' leak decide what an hour settles (a network's budget lasts the hour);
+ * more bursts would only cost the bench's run time.
+ */
+export const BURST_GAP_MS = 1_200_000
+/** The smallest burst: a few live IDs among the guesses, to see whether refusals differ. */
+const LEAST_BURST = 2 * LIVE_EVERY
+
+const hex = (n) => n.toString(16)
+
+/** The two wide blocks: a network's addresses, and a plugin server in a network of its own. */
+export const BLOCKS = [
+  {
+    label: 'ipv4-16',
+    what: (k) => `${k} /24${k === 1 ? '' : 's'} of one IPv4 /16`,
+    // 254 addresses of each /24, cycled.
+    addresses: (n) => Array.from({ length: 254 }, (_, h) => `100.80.${n}.${1 + h}`),
+    bystander: '100.80.200.10',
+  },
+  {
+    label: 'ipv6-32',
+    what: (k) => `${k} /48${k === 1 ? '' : 's'} of one IPv6 /32`,
+    // A /64 of its own for each request of a burst, new ones in each burst.
+    addresses: (n) => Array.from({ length: 65_536 }, (_, v) => `2001:db8:${hex(n)}:${hex(v)}::1`),
+    bystander: '2001:db8:ffff:1::10',
+  },
+]
+
+/** A tally of what one kind of request (live, guess) was answered. */
+const tally = () => ({ requests: 0, answered: 0, refused: 0, statuses: {} })
+
+function count(t, status) {
+  t.requests++
+  t.statuses[status] = (t.statuses[status] ?? 0) + 1
+  const kind = kindOf(status)
+  if (kind === 'hit' || kind === 'miss') t.answered++
+  else if (kind === 'refused') t.refused++
+}
+
+/**
+ * One network's part: bursts at once from `addresses` in turn, one request in `LIVE_EVERY` for a
+ * live ID, `BURST_GAP_MS` apart (or when the shortest `Retry-After` ends, if the whole burst was
+ * refused). The first burst is `NETWORK_BURST`; then, as an attacker that reads its answers
+ * would: the whole `NETWORK_BURST` while refusals leak (the attack's figures so far, all its
+ * networks), else twice what the last burst got answered, at least `LEAST_BURST`.
+ */
+function networkAttacker({ addresses, livePaths, guess, start, figures }) {
+  let next = 0
+  let size = NETWORK_BURST
+  let sent = []
+  return {
+    figures,
+    due: start,
+    requests() {
+      figures.bursts++
+      sent = Array.from({ length: size }, (_, i) => i % LIVE_EVERY === 0)
+      return sent.map((live) => [
+        addresses[next++ % addresses.length],
+        live ? livePaths[next % livePaths.length] : guess(),
+      ])
+    },
+    answered(now, answers) {
+      let answered = 0
+      let retryAfter = Infinity
+      answers.forEach(([status, wait], i) => {
+        count(sent[i] ? figures.live : figures.guesses, status)
+        if (status === 200 && !sent[i]) figures.found++
+        const kind = kindOf(status)
+        if (kind === 'hit' || kind === 'miss') answered++
+        if (kind === 'refused') retryAfter = Math.min(retryAfter, Math.max(1, wait))
+      })
+      const { leak } = settledIds(figures)
+      size = leak ? NETWORK_BURST : Math.min(NETWORK_BURST, Math.max(LEAST_BURST, 2 * answered))
+      this.due = now + (answered > 0 ? BURST_GAP_MS : Math.max(BURST_GAP_MS, retryAfter * 1000))
+    },
+  }
+}
+
+/**
+ * An hour of `networks` networks of `block` bursting together from `start`, with a plugin
+ * server (`bystander(address, start)`, counted for the hour) in another network of the block.
+ */
+export async function mixedBurstHour(service, { block, networks, start, live, budgets, hour }) {
+  const { runActors, bystander: bystanderOf, liveFraction, durationMs } = hour
+  const figures = { bursts: 0, found: 0, live: tally(), guesses: tally() }
+  const guess = guesser(0xb0257 + networks)
+  const livePaths = live.map((id) => `/server-api?id=${id}`)
+  const attackers = Array.from({ length: networks }, (_, n) =>
+    networkAttacker({ addresses: block.addresses(n), livePaths, guess, start, figures }),
+  )
+  const bystander = bystanderOf(block.bystander, start)
+  const { realSeconds } = await runActors(service, [...attackers, bystander], {
+    start,
+    durationMs,
+  })
+  const { leak, settled } = settledIds(figures)
+  const perHour = 3_600_000 / durationMs
+  return {
+    block: block.label,
+    what: block.what(networks),
+    networks,
+    bursts: figures.bursts,
+    live: figures.live,
+    guesses: figures.guesses,
+    found: figures.found,
+    leak,
+    settledPerHour: settled * perHour,
+    livePerHour: settled * perHour * liveFraction,
+    bound: harvestBound({ networks, budgets, liveFraction }),
+    realSeconds,
+    bystander: { address: block.bystander, ...bystander.figures },
+  }
+}
