@@ -24,7 +24,7 @@ import {
   PUBLISH_TOKEN,
   ROOT,
   TAGS,
-  WALKER_INPUTS,
+  SUBSTITUTION_INPUTS,
   parseOptions,
 } from './lib/options.mjs'
 import { renderTable, saveCopy, tableRows } from './lib/report.mjs'
@@ -34,7 +34,7 @@ import { SECTIONS } from './sections.mjs'
 
 const options = parseOptions(process.argv.slice(2))
 const log = (...parts) => console.error('[bench]', ...parts)
-const casesModule = pathToFileURL(join(BUILD, 'walker-cases.mjs')).href
+const casesModule = pathToFileURL(join(BUILD, 'substitution-cases.mjs')).href
 /** @type {import('./sections.mjs').Bench} */
 const bench = {
   root: ROOT,
@@ -45,7 +45,7 @@ const bench = {
   delays: options.delays,
   token: PUBLISH_TOKEN,
   tags: TAGS,
-  walkerInputs: WALKER_INPUTS,
+  substitutionInputs: SUBSTITUTION_INPUTS,
   highLimits: HIGH_LIMITS,
   flushSeconds: BENCH_FLUSH_SECONDS,
   log,
@@ -76,7 +76,7 @@ await buildBundles({
   entry: options.entry,
   workers: [...SHARED_WORKER_FILES, ...selected.flatMap((s) => s.bundles?.workers ?? [])],
   node: [
-    new URL('./lib/walker-cases.ts', import.meta.url),
+    new URL('./lib/substitution-cases.ts', import.meta.url),
     ...selected.flatMap((s) => s.bundles?.node ?? []),
   ],
   log,

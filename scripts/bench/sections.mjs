@@ -13,14 +13,14 @@
  * @property {{ limiterMs: number, kvMs: number }} delays the latency model's waits
  * @property {string} token the services' publish token
  * @property {string[]} tags the tags GETs cycle through
- * @property {object[]} walkerInputs the walker's inputs
+ * @property {object[]} substitutionInputs the substitution section's inputs
  * @property {Record<string, string>} highLimits limits no benchmark reaches
  * @property {number} flushSeconds the limited Workers' `RATE_LIMIT_FLUSH_SECONDS`
  * @property {(...parts: unknown[]) => void} log a progress line on stderr
  * @property {(script: URL | string, nodeFlags: string[], config: object) => any} nodeJson
  *   runs a Node script in a child process, parses the JSON it prints
  * @property {() => Record<string, string>} deployedVars wrangler.toml's production `[vars]`
- * @property {any} cases the bundled lib/walker-cases.ts (set once the bundles are built)
+ * @property {any} cases the bundled lib/substitution-cases.ts (set once the bundles are built)
  * @property {string} casesModule its file URL, for child processes
  *
  * @typedef {object} Section What a section's entry function returns.
@@ -46,11 +46,11 @@ import { memorySection } from './memory/index.mjs'
 import { pageSection } from './page/index.mjs'
 import { publishSection } from './publish/index.mjs'
 import { requestSection } from './request/index.mjs'
-import { walkerSection } from './walker/index.mjs'
+import { substitutionSection } from './substitution/index.mjs'
 
 /** @type {SectionEntry[]} */
 export const SECTIONS = [
-  walkerSection,
+  substitutionSection,
   memorySection,
   pageSection,
   requestSection,

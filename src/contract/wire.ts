@@ -65,7 +65,7 @@ export const EXPOSED_HEADERS = [
 export const MAX_EXPORT_BYTES = 25 * 1024 * 1024
 /**
  * The deepest nesting of arrays and objects an export may have. Real exports nest under 10
- * levels (their SNBT sits inside strings); the limit keeps the tag walker's bracket stack and any
+ * levels (their SNBT sits inside strings); the limit keeps the JSON splicer's bracket stack and any
  * consumer's parser far from a stack limit, so 100,000 levels are a 400 and never a crash.
  */
 export const MAX_NESTING_DEPTH = 256

@@ -1,5 +1,5 @@
 /**
- * The substitution a stored export needs, chosen from what publishing recorded: the tag walker
+ * The substitution a stored export needs, chosen from what publishing recorded: the JSON splicer
  * only when some placeholder is spelled with escapes (`placeholderBytes` then exceeds 16 bytes a
  * placeholder), else the placeholder splicer.
  */

@@ -47,21 +47,25 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS issued_ids_by_reusable_at ON issued_ids (reusable_at);
 `
 
+/**
+ * A shard of the ID space. Its public methods are its protocol (protocol.ts); the rest is
+ * `#private`, which RPC cannot reach, where a TypeScript `private` method could still be called.
+ */
 export class IdAllocator extends DurableObject<Env> {
-  private readonly sql: SqlStorage
-  private readonly copies: GraceCopies
+  readonly #sql: SqlStorage
+  readonly #copies: GraceCopies
   /** The table's IDs as slots, built on first use; one object only ever serves one shard. */
-  private index: SlotIndex | null = null
+  #index: SlotIndex | null = null
   /** When the pending alarm fires (ms since the Unix epoch), or null when none is set. */
-  private alarmAt: number | null = null
+  #alarmAt: number | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.sql = ctx.storage.sql
-    this.sql.exec(SCHEMA)
-    this.copies = new GraceCopies(this.sql)
+    this.#sql = ctx.storage.sql
+    this.#sql.exec(SCHEMA)
+    this.#copies = new GraceCopies(this.#sql)
     void ctx.blockConcurrencyWhile(async () => {
-      this.alarmAt = await ctx.storage.getAlarm()
+      this.#alarmAt = await ctx.storage.getAlarm()
     })
   }
 
@@ -72,29 +76,29 @@ export class IdAllocator extends DurableObject<Env> {
   allocate(request: AllocateRequest): Allocation {
     const { space, shard, copy } = request
     const now = Date.now()
-    const index = this.slotIndex(space, shard)
-    for (const row of this.sql.exec<{ id: number }>(
+    const index = this.#slotIndex(space, shard)
+    for (const row of this.#sql.exec<{ id: number }>(
       'DELETE FROM issued_ids WHERE reusable_at <= ? RETURNING id',
       now,
     )) {
-      this.forget(space, row.id)
+      this.#forget(space, row.id)
     }
-    this.copies.dropDue(now)
-    if (index.freeCount === 0) return { ok: false, retryAfterSeconds: this.secondsUntilFree(now) }
+    this.#copies.dropDue(now)
+    if (index.freeCount === 0) return { ok: false, retryAfterSeconds: this.#secondsUntilFree(now) }
 
     const slot = index.nthFree(randomBelow(index.freeCount))
     const id = idAt(space, shard, slot)
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec(
+      this.#sql.exec(
         'INSERT INTO issued_ids (id, expires_at, reusable_at) VALUES (?, ?, ?)',
         id,
         request.expiresAt,
         request.expiresAt + request.quarantineSeconds * 1000,
       )
-      if (copy) this.copies.begin(id, request.expiresAt, copy)
+      if (copy) this.#copies.begin(id, request.expiresAt, copy)
     })
     index.take(slot)
-    if (copy) this.scheduleDrops(now)
+    if (copy) this.#scheduleDrops(now)
     return { ok: true, id: String(id) }
   }
 
@@ -111,10 +115,10 @@ export class IdAllocator extends DurableObject<Env> {
     // Each chunk is in SQLite before the next is read, so one buffer serves them all.
     for await (const chunk of chunks) {
       for (let at = 0; at < chunk.byteLength; at += COPY_CHUNK_BYTES) {
-        this.copies.append(n, expiresAt, chunk.subarray(at, at + COPY_CHUNK_BYTES))
+        this.#copies.append(n, expiresAt, chunk.subarray(at, at + COPY_CHUNK_BYTES))
       }
     }
-    this.copies.assertComplete(n, expiresAt)
+    this.#copies.assertComplete(n, expiresAt)
   }
 
   /**
@@ -122,15 +126,15 @@ export class IdAllocator extends DurableObject<Env> {
    * against a newer holder.
    */
   release(space: IdSpace, id: string, expiresAt: number): boolean {
-    const deleted = this.sql
+    const deleted = this.#sql
       .exec(
         'DELETE FROM issued_ids WHERE id = ? AND expires_at = ? RETURNING id',
         Number(id),
         expiresAt,
       )
       .toArray()
-    this.copies.drop(Number(id), expiresAt)
-    if (deleted.length > 0) this.forget(space, Number(id))
+    this.#copies.drop(Number(id), expiresAt)
+    if (deleted.length > 0) this.#forget(space, Number(id))
     return deleted.length > 0
   }
 
@@ -139,7 +143,7 @@ export class IdAllocator extends DurableObject<Env> {
    * copy as `part` asks for, while the shard keeps it.
    */
   lookup(id: string, part: CopyPart = 'none'): IdState {
-    const row = this.sql
+    const row = this.#sql
       .exec<IssuedRow>('SELECT expires_at, reusable_at FROM issued_ids WHERE id = ?', Number(id))
       .toArray()[0]
     const now = Date.now()
@@ -149,32 +153,34 @@ export class IdAllocator extends DurableObject<Env> {
     }
     const live = { state: 'live', expiresAt: row.expires_at } as const
     if (part === 'none') return live
-    const found = this.copies.find(Number(id), now)
+    const found = this.#copies.find(Number(id), now)
     if (found === null) return live
     if (part === 'metadata') return { ...live, copy: { metadata: found.metadata, body: null } }
     const body =
-      found.chunks === 1 ? this.copies.chunk(Number(id), 0) : this.copies.stream(Number(id), found)
+      found.chunks === 1
+        ? this.#copies.chunk(Number(id), 0)
+        : this.#copies.stream(Number(id), found)
     return { ...live, copy: { metadata: found.metadata, body } }
   }
 
   /** Frees the copies whose grace has ended, and sets the next alarm if copies remain. */
   override alarm(): void {
-    this.alarmAt = null
+    this.#alarmAt = null
     const now = Date.now()
-    this.copies.dropDue(now)
-    this.scheduleDrops(now)
+    this.#copies.dropDue(now)
+    this.#scheduleDrops(now)
   }
 
   /**
    * Sets the alarm for the next copy due, unless one is set early enough already: a setAlarm is
    * a billed write, and with one grace period for all, later copies are due later.
    */
-  private scheduleDrops(now: number): void {
-    const next = this.copies.nextDropAt()
+  #scheduleDrops(now: number): void {
+    const next = this.#copies.nextDropAt()
     if (next === null) return
     const due = Math.max(next, now) + DROP_ALARM_BATCH_MS
-    if (this.alarmAt !== null && this.alarmAt <= due) return
-    this.alarmAt = due
+    if (this.#alarmAt !== null && this.#alarmAt <= due) return
+    this.#alarmAt = due
     void this.ctx.storage.setAlarm(due)
   }
 
@@ -184,7 +190,7 @@ export class IdAllocator extends DurableObject<Env> {
    */
   count(space: IdSpace, shard: number): ShardCount {
     const now = Date.now()
-    const row = this.sql
+    const row = this.#sql
       .exec<{ live: number; quarantined: number; next: number | null }>(
         `SELECT COALESCE(SUM(expires_at > ?), 0) AS live,
                 COALESCE(SUM(expires_at <= ? AND reusable_at > ?), 0) AS quarantined,
@@ -204,24 +210,24 @@ export class IdAllocator extends DurableObject<Env> {
     }
   }
 
-  private slotIndex(space: IdSpace, shard: number): SlotIndex {
-    if (this.index !== null) return this.index
+  #slotIndex(space: IdSpace, shard: number): SlotIndex {
+    if (this.#index !== null) return this.#index
     const index = new SlotIndex(shardSize(space, shard))
-    for (const row of this.sql.exec<{ id: number }>('SELECT id FROM issued_ids')) {
+    for (const row of this.#sql.exec<{ id: number }>('SELECT id FROM issued_ids')) {
       const at = locateId(space, row.id)
       if (at !== null) index.take(at.slot)
     }
-    this.index = index
+    this.#index = index
     return index
   }
 
-  private forget(space: IdSpace, id: number): void {
+  #forget(space: IdSpace, id: number): void {
     const at = locateId(space, id)
-    if (at !== null) this.index?.release(at.slot)
+    if (at !== null) this.#index?.release(at.slot)
   }
 
-  private secondsUntilFree(now: number): number {
-    const { next } = this.sql
+  #secondsUntilFree(now: number): number {
+    const { next } = this.#sql
       .exec<{ next: number | null }>('SELECT MIN(reusable_at) AS next FROM issued_ids')
       .one()
     return Math.max(1, Math.ceil(((next ?? now) - now) / 1000))

@@ -5,7 +5,7 @@
  * decoding and re-encoding would cost more than the scan itself.
  */
 
-/** Bytes the walker looks at (constants, not an enum: see index.ts). */
+/** Bytes the scanner looks at (constants, not an enum: see index.ts). */
 export const Byte = {
   Quote: 0x22,
   Backslash: 0x5c,

@@ -9,7 +9,7 @@
  *   no raw control characters, a depth limit, and an observer told where the values it watches
  *   start and end (`JsonObserver`). It accepts exactly what `JSON.parse` of the decoded text
  *   accepts.
- * - `structure` (the read path, under the tag walker): brackets, strings and escapes only, the
+ * - `structure` (the read path, under the JSON splicer): brackets, strings and escapes only, the
  *   root an object. Trade-off accepted: numbers, literals, commas, colons, control characters
  *   and UTF-8 go unchecked, as publishing checked them; this only has to stop a value cut short
  *   or corrupted from passing as a whole document, at a cost the word-at-a-time string scan can

@@ -21,8 +21,8 @@ export type Outcome = Success | Failure['reason']
 
 /**
  * How the rate limiter took a request; absent for requests it does not count. `failed_closed`:
- * the limiter gave no verdict and the request was answered `503` (`failed_open`, which served
- * such a request unlimited, is no longer written).
+ * the limiter gave no verdict and the request was answered `503`: the limiter never fails open,
+ * so no request is served uncounted.
  */
 export type LimiterVerdict = 'admitted' | 'refused' | 'failed_closed'
 

@@ -135,7 +135,7 @@ export const SCHEMAS: Record<string, Schema> = {
   ExportContent: {
     type: 'object',
     description:
-      'The model: `datapack`, `meta`, `passengers`, `type`, `version` and more, depending on the export (spec 2).',
+      'The model: `datapack`, `meta`, `passengers`, `type`, `version` and more, depending on the export, as it was published.',
     properties: {
       project_id: {
         type: 'string',
@@ -248,7 +248,7 @@ export const SCHEMAS: Record<string, Schema> = {
       path: {
         type: 'string',
         description:
-          'On `unsafe_export`: where the export leaves the display-model vocabulary, as a JSON path (`content.datapack.anim_keyframes.open.7[2]`); docs/export-safety.md. The message names what was found there, for one of the reasons `command`, `entity`, `key`, `selector`, `syntax`, `control`, `length`, `depth`, `shape`, `member`, `text`, `reader`, `count`, `type`, `component`, `placeholder`, `escape`, `value` (more may be added).',
+          'On `unsafe_export`: where the export leaves the display-model vocabulary, as a JSON path (`content.datapack.anim_keyframes.open.7[2]`). The message names what was found there, for one of the reasons `command`, `entity`, `key`, `selector`, `syntax`, `control`, `length`, `depth`, `shape`, `member`, `text`, `reader`, `count`, `type`, `component`, `placeholder`, `escape`, `value` (more may be added).',
       },
     },
   },

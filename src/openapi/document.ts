@@ -79,7 +79,7 @@ function exportResponses(withBody: boolean): Schema {
     '404': publicError('No export was ever published under this ID.', ['not_found']),
     '410': publicError('The export has expired (10 minutes after publication).', ['expired']),
     '429': {
-      description: `A request limit is exceeded (docs/api.md#rate-limits), or the client or its network (IPv4 /24, IPv6 /48) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`), or its network has too many requests in flight at once from clients not known to find exports; the message says which, and the rate-limit headers still describe the two request windows. Decided before the ID is read: it never depends on whether the ID is live. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
+      description: `A request limit is exceeded, or the client or its network (IPv4 /24, IPv6 /48) is penalized for too many requests that found no export (404, 410, 400 \`invalid_id\`), or its network has too many requests in flight at once from clients not known to find exports; the message says which, and the rate-limit headers still describe the two request windows. Decided before the ID is read: it never depends on whether the ID is live. Wait \`${RETRY_AFTER_HEADER}\` seconds; a refused request counts nowhere.`,
       headers: headers(
         [...CORS, ...NO_STORE, ...ENCODED, RETRY_AFTER_HEADER, ...RATE_LIMIT],
         [...LENGTH_OR_ENCODING, ...DEPRECATION],
@@ -160,7 +160,8 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getExport',
         tags: ['exports'],
         summary: 'Retrieve a published export',
-        description: 'Counts against the quota. Check the status before using `content` (spec 7).',
+        description:
+          'Counts against the quota, an invalid ID included. Check the status before using `content`: only a 200 carries an export; other answers carry an error body, and one from the infrastructure may be empty or not JSON.',
         parameters: [ID_PARAMETER, TAG_PARAMETER],
         responses: exportResponses(true),
       },
@@ -215,7 +216,7 @@ export const OPENAPI_DOCUMENT = {
             content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/PublishResult' } } },
           },
           '400': editorError(
-            'The body is not JSON, not an export, or the prefix is unusable; `unsafe_export`: the export holds something a server would run that is not part of a display model (docs/export-safety.md), named by `path`. Nothing is stored.',
+            'The body is not JSON, not an export, or the prefix is unusable; `unsafe_export`: the export holds something a server would run that is not part of a display model, named by `path`. Nothing is stored.',
             ['invalid_json', 'invalid_export', 'invalid_quick_command', 'unsafe_export'],
           ),
           ...EDITOR_AUTH_ERRORS,

@@ -75,7 +75,10 @@ interface Entry<T> {
 /** What is stored of a record: its data and when it lapses, so a new instance knows. */
 type Stored<T> = T & { forgetAt: number }
 
-/** The request counter of a client (docs/api.md#rate-limits), or a network's miss counter. */
+/**
+ * The request counter of a client (docs/api.md#rate-limits), or a network's miss counter. Its
+ * public methods are its protocol (protocol.ts); the rest is `#private`, out of RPC's reach.
+ */
 export class PrefixRateLimiter extends DurableObject<Env> {
   /** Memory is the truth while the instance lives; storage trails it. */
   readonly #records = new Map<string, Entry<ClientRecord | MissState>>()

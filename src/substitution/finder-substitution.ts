@@ -1,7 +1,7 @@
 /**
  * The outer loop both finders share: bytes held back across chunks, the placeholder spans a
  * finder reports, and writing the chunk out with those spans replaced by the tag (spans.ts). What
- * differs, how placeholders are found, is the finder's (splicer.ts, tag-walker.ts).
+ * differs, how placeholders are found, is the finder's (splicer.ts, json-splicer.ts).
  */
 import { concatBytes } from './bytes'
 import { MalformedExportError, PLACEHOLDER } from '../json'

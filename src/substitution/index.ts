@@ -4,13 +4,13 @@
  *
  * One substitution, two finders. When every placeholder is written raw (16 bytes each), the
  * placeholder splicer finds them all without following the JSON structure; a document with a
- * placeholder spelled with `\uHHHH` escapes goes through the tag walker, which follows it. Which
+ * placeholder spelled with `\uHHHH` escapes goes through the JSON splicer, which follows it. Which
  * one a stored export needs is the caller's to say (src/exports/ reads it from what publishing
  * recorded). The byte helper `concatBytes` is the read path's too.
  */
 import { PlaceholderSplicer } from './splicer'
 import type { SubstitutionOptions } from './spans'
-import { TagWalker } from './tag-walker'
+import { JsonSplicer } from './json-splicer'
 
 export { MalformedExportError, PLACEHOLDER } from '../json'
 export { concatBytes } from './bytes'
@@ -28,7 +28,7 @@ export interface Substitution {
 export interface SubstituteOptions extends SubstitutionOptions {
   /**
    * Some placeholder may be spelled with `\uHHHH` escapes: find them by following the JSON
-   * structure (the tag walker) instead of matching the 16 raw bytes (the placeholder splicer).
+   * structure (the JSON splicer) instead of matching the 16 raw bytes (the placeholder splicer).
    */
   escapedPlaceholders: boolean
 }
@@ -40,5 +40,5 @@ export interface SubstituteOptions extends SubstitutionOptions {
  */
 export function substitution(tag: string, options: SubstituteOptions): Substitution {
   const { escapedPlaceholders, ...memory } = options
-  return escapedPlaceholders ? new TagWalker(tag, memory) : new PlaceholderSplicer(tag, memory)
+  return escapedPlaceholders ? new JsonSplicer(tag, memory) : new PlaceholderSplicer(tag, memory)
 }

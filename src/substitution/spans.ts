@@ -3,7 +3,7 @@
  * finders share (finder-substitution.ts), and the options a substitution takes.
  */
 
-/** Options of `TagWalker` and `PlaceholderSplicer`. */
+/** Options of `JsonSplicer` and `PlaceholderSplicer`. */
 export interface SubstitutionOptions {
   /**
    * Write the output over each pushed chunk (when the tag is no longer than a placeholder),

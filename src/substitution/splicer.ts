@@ -7,7 +7,7 @@
  * not a hex digit and follows no backslash), so every occurrence is a placeholder and every raw
  * placeholder is an occurrence. Publishing validates the document and counts its placeholders;
  * when none is spelled with `\uHHHH` escapes (metadata: `placeholderBytes == 16 * placeholders`),
- * the read path uses this instead of the tag walker, which has to follow the JSON structure to
+ * the read path uses this instead of the JSON splicer, which has to follow the JSON structure to
  * find escaped spellings and so looks at every byte. This looks at one byte in sixteen, and
  * at the bytes around it only when it is one of the placeholder's.
  *

@@ -14,7 +14,7 @@ import {
 import { readingDifference } from '../support/hostile-readings'
 
 /**
- * Issue #41, item 7: hostile exports built from the fixtures, one hostile insertion each at a
+ * Hostile exports built from the fixtures, one hostile insertion each at a
  * value position the vocabulary allows (test/support/hostile-exports.ts), and the oracle that
  * says whether every plugin's reader reads an export as the game does (hostile-readings.ts).
  */

@@ -10,7 +10,7 @@ import vocabulary from '../../src/export-safety/vocabulary.json'
 import words from '../vectors/export-safety/words.json'
 
 /**
- * Issue #41, item 4: the placeholder is no place to hide a marker. For any export the check
+ * The placeholder is no place to hide a marker. For any export the check
  * accepts and any tag the tag rules allow, the form a plugin fetches (the tag substituted by the
  * product's own substitution) gets the same verdict, checked with `checkExportSafety(fetched,
  * { tag })` as a plugin would: accepted. The tags include the words a substitution could turn

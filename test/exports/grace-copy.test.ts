@@ -151,7 +151,7 @@ describe('a read right after publishing, where KV has not arrived', () => {
     expect(headersOf(fromCopy)).toEqual(headersOf(fromKv))
   })
 
-  it('substitutes escaped placeholders in the copy as in KV (the walker)', async () => {
+  it('substitutes escaped placeholders in the copy as in KV (the JSON splicer)', async () => {
     const document = '{"content":{"[MODELSERVERTAG]_k":"\\u005BMODELSERVERTAG\\u005d_x","n":1.50}}'
     const { id } = await published(UNCHECKED, document)
     const { fromCopy, copyBody, kvBody } = await readBothWays(id, 'T')

@@ -103,7 +103,7 @@ describe('the two read paths: read whole, and streamed', () => {
     ['streamed', WHOLE_READ_MAX_BYTES * 2, 'escaped'],
   ])('%s (%i bytes), %s placeholders, with short and long tags', async (_, bytes, kind) => {
     const raw = syntheticExport(bytes)
-    // One escaped spelling sends the export through the tag walker instead of the splicer.
+    // One escaped spelling sends the export through the JSON splicer instead of the placeholder splicer.
     const doc = kind === 'raw' ? raw : raw.replace(PLACEHOLDER, escapedPlaceholder)
     await storeExport('241235', doc)
     for (const tag of ['x', 'Z'.repeat(100)]) {

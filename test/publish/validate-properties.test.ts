@@ -3,7 +3,7 @@
  * bytes as strict UTF-8 (a byte-order mark kept, so that it is refused), `JSON.parse`, then the
  * `content` rule. Same verdict on generated exports, on random mutations of them and on
  * hand-picked hostile inputs; and on every accepted document the placeholder count the read
- * path will check against is the one the tag walker finds.
+ * path will check against is the one the JSON splicer finds.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -11,8 +11,8 @@ import { ServiceFailure } from '../../src/http'
 import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
 import { validateExport } from '../../src/publish/testing'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from '../support/json-arbitraries'
-import { walk } from '../support/walker-driver'
-import { TagWalker } from '../../src/substitution/testing'
+import { spliceJson } from '../support/substitution-driver'
+import { JsonSplicer } from '../../src/substitution/testing'
 
 type Verdict = 'accepted' | 'invalid_json' | 'invalid_export'
 
@@ -89,7 +89,7 @@ const exportArb = fc
     encoder.encode(`${ws}{${members.map(([k, v]) => `${k}${ws}:${ws}${v}`).join(',')}}${ws}`),
   )
 
-/** Documents of every shape: exports, other roots, and the walker's object documents. */
+/** Documents of every shape: exports, other roots, and the JSON splicer's object documents. */
 const anyDocumentArb = fc.oneof(
   { weight: 4, arbitrary: exportArb },
   { weight: 1, arbitrary: valueArb.map((text) => encoder.encode(text)) },
@@ -198,16 +198,16 @@ describe('the validator against JSON.parse and the content rule', () => {
     }
   })
 
-  it('counts the placeholders the tag walker finds in every accepted document', () => {
+  it('counts the placeholders the JSON splicer finds in every accepted document', () => {
     fc.assert(
       fc.property(exportArb, (doc) => {
         fc.pre(reference(doc) === 'accepted')
-        const walker = new TagWalker('t')
-        walker.push(doc.slice())
-        walker.finish()
+        const jsonSplicer = new JsonSplicer('t')
+        jsonSplicer.push(doc.slice())
+        jsonSplicer.finish()
         const counted = validateExport(doc)
-        expect(counted.placeholders).toBe(walker.replaced)
-        const out = walk([doc.slice()], 't')
+        expect(counted.placeholders).toBe(jsonSplicer.replaced)
+        const out = spliceJson([doc.slice()], 't')
         expect(out.length).toBe(
           doc.length - counted.placeholderBytes + counted.placeholders * 't'.length,
         )

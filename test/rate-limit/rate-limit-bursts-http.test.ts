@@ -118,7 +118,7 @@ describe('misses in flight at once', () => {
         ).status,
       )
     }
-    // The budget, the breach, then the penalty: as before bursts were bounded.
+    // The budget, the breach, then the penalty: sequential misses meet no burst bound.
     expect(statuses).toEqual([404, 404, 404, 404, 404, 404, 429])
   })
 })

@@ -41,7 +41,7 @@ afterEach(async () => {
   await reset()
 })
 
-/** An export with one placeholder written with escapes: it goes through the tag walker. */
+/** An export with one placeholder written with escapes: it goes through the JSON splicer. */
 const ESCAPED_DOC = DOC.replace('"[MODELSERVERTAG]_0"', '"\\u005BMODELSERVERTAG]_0"')
 
 /** What a GET of `id` gives when its body is read to the end: the status, or the failed read. */

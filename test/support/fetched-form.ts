@@ -1,6 +1,6 @@
 /**
  * An export as a plugin fetches it: the tag in place of every `[MODELSERVERTAG]`, by the
- * product's own substitution (src/substitution/, the engine `GET /server-api` runs), the walker
+ * product's own substitution (src/substitution/, the engine `GET /server-api` runs), the JSON splicer
  * that also finds placeholders spelled with `\uHHHH` escapes.
  */
 import { substitution } from '../../src/substitution'

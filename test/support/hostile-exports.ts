@@ -1,5 +1,5 @@
 /**
- * Hostile exports for the display-model check (issue #41, item 7): real display models taken
+ * Hostile exports for the display-model check: real display models taken
  * from the fixtures, each with one hostile insertion at one value position the vocabulary
  * allows (an entity's key, an item component, a text, a `data merge` compound, a hitbox summon,
  * `Tags`, a selector), of one kind:

@@ -1,6 +1,6 @@
 /**
  * Hostile exports for the per-version typing and the text rules, beside the generator of
- * hostile-exports.ts (whose cases stay as they were): real display models from the fixtures,
+ * hostile-exports.ts (which keeps its own cases): real display models from the fixtures,
  * declared for one game version from 1.19.4 to 1.21.5, each with one insertion of one kind:
  * - `click`: a click event (`clickEvent` in JSON text, `click_event` in SNBT text) that runs,
  *   suggests, opens or copies, at a text of a part, a frame or an item (names, lore, `with`,

@@ -1,5 +1,5 @@
 /**
- * The `adversarial` section (issue #41, item 9): 24 MiB publishes built to be slow for the
+ * The `adversarial` section: 24 MiB publishes built to be slow for the
  * display-model check (shapes.mjs), each timed against a benign 24 MiB display model in the same
  * run (timing.mjs, on the shared workerd's service; target at most 2x, median) and its memory
  * measured as the memory section measures a publish (memory.mjs, a fresh workerd per figure;

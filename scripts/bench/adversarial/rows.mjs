@@ -7,7 +7,10 @@ import { ms, row, verdict } from '../lib/rows.mjs'
 import { BENIGN, BENIGN_OF, BENIGN_SMALL, SMALL_BYTES } from './shapes.mjs'
 
 const MiB = 1024 * 1024
-/** Issue #41, item 9: a slow shape costs at most twice a benign publish of its size. */
+/**
+ * A slow shape costs at most twice a benign publish of its size: no export can buy much more of
+ * the check's time than its bytes do.
+ */
 export const TIME_TARGET = 2
 
 /** What each shape is, in the table. */

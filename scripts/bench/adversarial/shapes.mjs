@@ -1,5 +1,5 @@
 /**
- * The adversarial publishes (issue #41, item 9): display models of exactly 24 MiB, each built
+ * The adversarial publishes: display models of exactly 24 MiB, each built
  * to be slow for the display-model check, and the benign 24 MiB model they are timed against.
  * Every one is a model the check reads to its end (published `201` by the check of this
  * writing); a stricter check may refuse one sooner, which only makes it faster.

@@ -15,7 +15,7 @@ export const FOUND_TARGET = 10
 const STREAMS_PER_48 = 16
 /** /64s each stream of a /48 goes through in turn (each /64 its own client budget). */
 const SIXTY_FOURS_PER_STREAM = 256
-/** Requests one burst sends at once (issue #42: 3,000 /64s of one /48). */
+/** Requests one burst sends at once: 3,000 /64s of one /48, each a client of its own. */
 export const BURST_SIZE = 3_000
 /**
  * The samples of /48s a /40 and a /32 run on: enough that a budget shared by all of them (a

@@ -43,7 +43,7 @@ interface BenchObject {
 
 /**
  * Calls one Durable Object answers a second, at most: what one limiter object answered in local
- * workerd (issue #42). On these shared cores the Worker's side is slower than the object, so a
+ * workerd. On these shared cores the Worker's side is slower than the object, so a
  * burst never queues at the object as it would behind thousands of production isolates; the
  * bench makes each call wait its turn in a queue that drains at this rate, on real time, so that
  * the limiter's real timeout decides what an overloaded object answers too late.

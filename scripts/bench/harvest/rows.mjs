@@ -1,7 +1,7 @@
 /**
  * The harvest section's rows: each attacker's live IDs an hour beside today's figure, then the
- * legitimate callers. Today's figures are this section's own, measured on the service before
- * issue #42 (today.json, with the commit it ran on): the service of that commit cannot run in
+ * legitimate callers. Today's figures are this section's own, measured on the service of the
+ * commit today.json names (the baseline the limiter is judged against): that service cannot run in
  * the same run, so they stand in for a same-run baseline, and the row names their commit.
  */
 import { existsSync, readFileSync } from 'node:fs'

@@ -30,8 +30,8 @@ export const HIGH_LIMITS = {
 export const BENCH_FLUSH_SECONDS = 1
 const SYNTHETIC_BYTES = 20_000_000
 const FIXTURE_NAMES = ['animated-80-displays', 'reading-41-displays', 'stone-gate-136-displays']
-/** The walker's inputs, in Node and in workerd. */
-export const WALKER_INPUTS = [
+/** The substitution section's inputs, in Node and in workerd. */
+export const SUBSTITUTION_INPUTS = [
   ...FIXTURE_NAMES.map((name) => ({ name, file: join(FIXTURES, `${name}.json`) })),
   { name: 'synthetic-20MB-dense', synthetic: 'dense', bytes: SYNTHETIC_BYTES },
   { name: 'synthetic-20MB-sparse', synthetic: 'sparse', bytes: SYNTHETIC_BYTES },
@@ -76,7 +76,7 @@ export function parseOptions(args) {
 /** Each section's sizes and loads; `--quick` makes a short smoke run. */
 function sectionConfig(quick, delays) {
   return {
-    walker: {
+    substitution: {
       rounds: quick ? 2 : 5,
       nodeBatchMs: quick ? 50 : 150,
       workerdBatchMs: quick ? 60 : 200,

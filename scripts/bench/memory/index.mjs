@@ -1,6 +1,6 @@
 /**
  * The `memory` section: peak heap in Node while streaming an export through the splicer, the
- * walker and `replaceAll` (a child process per figure, memory/node.mjs), then peak RSS growth of
+ * JSON splicer and `replaceAll` (a child process per figure, memory/node.mjs), then peak RSS growth of
  * a fresh workerd per case (memory/workerd.mjs). Figures: `memory`, `memoryWorkerd`.
  */
 import { memoryNodeRows } from './node-rows.mjs'

@@ -7,7 +7,7 @@
  * Config: { casesModule, mode: 'splicer' | 'walker' | 'replaceAll', synthetic, bytes }
  *
  * `splicer` and `walker` pull 64 KiB chunks from a generator (the input never exists whole),
- * push each through `PlaceholderSplicer` or `TagWalker` and drop the output, as a response
+ * push each through `PlaceholderSplicer` or `JsonSplicer` and drop the output, as a response
  * stream would. After every chunk the heap is sampled, then fully collected and sampled again:
  * the first sample is the peak with that chunk's garbage, the second what the engine keeps. `replaceAll` is baseline (a),
  * which needs the whole input: it gathers the same chunks, then decodes, replaces and encodes,
@@ -27,7 +27,7 @@ function used() {
 
 // Warm up the code paths on a small export first, so compiled code is not counted.
 for (const chunk of cases.syntheticChunks(config.synthetic, 256 * 1024)) void chunk
-new cases.TagWalker('bde').push(new TextEncoder().encode('{"a":"b"}'))
+new cases.JsonSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
 new cases.PlaceholderSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
 gc()
 gc()
@@ -51,14 +51,14 @@ function sample(collect) {
 }
 
 if (config.mode === 'walker' || config.mode === 'splicer') {
-  const walker =
-    config.mode === 'walker' ? new cases.TagWalker('bde') : new cases.PlaceholderSplicer('bde')
+  const engine =
+    config.mode === 'walker' ? new cases.JsonSplicer('bde') : new cases.PlaceholderSplicer('bde')
   for (const chunk of cases.syntheticChunks(config.synthetic, config.bytes)) {
     inputBytes += chunk.length
-    outputBytes += walker.push(chunk).length
+    outputBytes += engine.push(chunk).length
     sample(true)
   }
-  walker.finish()
+  engine.finish()
 } else {
   // Each step drops what it no longer needs, as a careful implementation would.
   let chunks = []

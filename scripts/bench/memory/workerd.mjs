@@ -1,6 +1,6 @@
 /**
  * The `memory` section's workerd half (docs/performance.md): how much the Worker's process grows
- * while it handles the inputs issue #12 found, each beside a bare Worker doing the least the same
+ * while it handles the inputs built to make it hold the most memory, each beside a bare Worker doing the least the same
  * request needs, measured the same way in the same run.
  *
  * Each case gets a freshly started workerd (one Miniflare, only the Worker under test and its

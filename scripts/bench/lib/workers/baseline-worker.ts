@@ -1,6 +1,6 @@
 /**
  * Bench-only Worker: the least a Worker can do for each request the service answers, against
- * the same KV namespace. No Hono, no rate limiter, no walker: GET streams the stored value
+ * the same KV namespace. No Hono, no rate limiter, no substitution: GET streams the stored value
  * untouched (with the same fixed length framing as the service), HEAD reads the metadata, a miss
  * is a constant 404, OPTIONS a constant 204. `/too-many` is a constant 429 and `POST /kv-put`
  * stores the body under a new key: the baselines of a refusal and of a publish.

@@ -1,12 +1,12 @@
 /**
- * The walker section's rows: the substitution engines' throughput in workerd (walker-worker.ts)
- * and in Node (walker/node.mjs), each beside replaceAll and a streaming parser.
+ * The substitution section's rows: the substitution engines' throughput in workerd (substitution-worker.ts)
+ * and in Node (substitution/node.mjs), each beside replaceAll and a streaming parser.
  */
 import { kb, mb, row, verdict } from '../lib/rows.mjs'
 import { median, pairedRatio } from '../lib/stats.mjs'
 
 /** The substitution rows of `r.walkerWorkerd` and `r.walkerNode`. */
-export function walkerRows(r) {
+export function substitutionRows(r) {
   const rows = []
   for (const [env, list] of [
     ['workerd', r.walkerWorkerd ?? []],

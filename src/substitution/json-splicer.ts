@@ -1,6 +1,8 @@
 /**
- * The tag walker: replaces every `[MODELSERVERTAG]` placeholder in the strings of a JSON document
- * with a tag, streaming bytes in and bytes out. Pure: it knows nothing of HTTP or storage.
+ * The JSON splicer: replaces every `[MODELSERVERTAG]` placeholder in the strings of a JSON document
+ * with a tag, streaming bytes in and bytes out, finding them with the JSON scanner, so that a
+ * placeholder spelled with `\uHHHH` escapes is found too. Pure: it knows nothing of HTTP or
+ * storage.
  *
  * Every byte that is not part of a placeholder goes out unchanged. Memory does not grow with the
  * document: at the end of a chunk only an escape or placeholder cut in two is held back (at most
@@ -34,7 +36,7 @@ class JsonFinder implements PlaceholderFinder {
 }
 
 /** Incremental substitution with the JSON-aware finder: `push` chunks, then `finish` once. */
-export class TagWalker extends FinderSubstitution {
+export class JsonSplicer extends FinderSubstitution {
   constructor(tag: string, options: SubstitutionOptions = {}) {
     super(tag, new JsonFinder(), options)
   }

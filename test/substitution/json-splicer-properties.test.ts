@@ -1,5 +1,5 @@
 /**
- * Property-based tests of the tag walker against a reference: parse the document, replace the
+ * Property-based tests of the JSON splicer against a reference: parse the document, replace the
  * placeholder in every string and key, compare. Documents are generated as JSON text, so
  * placeholders can be planted with any of their 16 characters written as `\uHHHH` escapes.
  */
@@ -7,8 +7,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type ExportMetadata, substitutedLength } from '../../src/storage'
 import { documentArb } from '../support/json-arbitraries'
-import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
-import { PlaceholderSplicer, TagWalker } from '../../src/substitution/testing'
+import { concat, countPlaceholders, splice, spliceJson } from '../support/substitution-driver'
+import { PlaceholderSplicer, JsonSplicer } from '../../src/substitution/testing'
 import { substitutionFor } from '../../src/exports/testing'
 import { MalformedExportError, PLACEHOLDER } from '../../src/json'
 import { substituteTag } from '../support/substitute-tag'
@@ -56,7 +56,7 @@ function replaced(value: unknown, tag: string): unknown {
 /**
  * Whether replacing keeps every object's keys distinct. When two keys become one, the parsed
  * output keeps the later member in text order while the reference keeps the later in property
- * order, which differs for integer-like keys: such documents say nothing about the walker.
+ * order, which differs for integer-like keys: such documents say nothing about the jsonSplicer.
  */
 function keysStayDistinct(value: unknown, tag: string): boolean {
   if (Array.isArray(value)) return value.every((item) => keysStayDistinct(item, tag))
@@ -71,13 +71,13 @@ function metadataOf(doc: Uint8Array): ExportMetadata {
   return { v: 1, publishedAt: 0, expiresAt: 1, size: doc.length, ...countPlaceholders(doc) }
 }
 
-describe('the walker against a parse-and-replace reference', () => {
+describe('the JSON splicer against a parse-and-replace reference', () => {
   it('replaces the placeholder in every string and key, under any chunking', () => {
     fc.assert(
       fc.property(documentArb, tagArb, cutsArb, reuseArb, (doc, tag, cuts, [input, output]) => {
         const parsed = JSON.parse(decoder.decode(doc)) as unknown
         fc.pre(keysStayDistinct(parsed, tag))
-        const out = walk(chunked(doc, cuts), tag, input, output)
+        const out = spliceJson(chunked(doc, cuts), tag, input, output)
         expect(JSON.parse(decoder.decode(out))).toEqual(replaced(parsed, tag))
       }),
       { numRuns: 400 },
@@ -87,7 +87,7 @@ describe('the walker against a parse-and-replace reference', () => {
   it('gives out exactly the byte count the read path announces as Content-Length', () => {
     fc.assert(
       fc.property(documentArb, tagArb, cutsArb, (doc, tag, cuts) => {
-        const out = walk(chunked(doc, cuts), tag, true)
+        const out = spliceJson(chunked(doc, cuts), tag, true)
         expect(out.length).toBe(substitutedLength(metadataOf(doc), tag.length))
       }),
       { numRuns: 300 },
@@ -98,7 +98,7 @@ describe('the walker against a parse-and-replace reference', () => {
     await fc.assert(
       fc.asyncProperty(documentArb, tagArb, cutsArb, async (doc, tag, cuts) => {
         const chunks = chunked(doc, cuts)
-        const expected = walk(
+        const expected = spliceJson(
           chunks.map((chunk) => chunk.slice()),
           tag,
           false,
@@ -117,14 +117,14 @@ describe('the walker against a parse-and-replace reference', () => {
   })
 })
 
-describe('the walker on cut-short documents', () => {
+describe('the JSON splicer on cut-short documents', () => {
   it('rejects every cut before the root closing brace, and accepts every cut after it', () => {
     fc.assert(
       fc.property(documentArb, fc.nat(), cutsArb, (doc, at, cuts) => {
         const cut = at % (doc.length + 1)
         const closing = doc.lastIndexOf(0x7d)
         const head = doc.slice(0, cut)
-        const run = () => walk(chunked(head, cuts), 'bde', false)
+        const run = () => spliceJson(chunked(head, cuts), 'bde', false)
         if (cut <= closing) {
           expect(run).toThrow(MalformedExportError)
           expect(() => countPlaceholders(head)).toThrow(MalformedExportError)
@@ -137,7 +137,7 @@ describe('the walker on cut-short documents', () => {
   })
 })
 
-/** Bytes that matter to the walker's state machine, and some that do not. */
+/** Bytes that matter to the JSON splicer's state machine, and some that do not. */
 const TOKENS = [
   '{',
   '}',
@@ -166,7 +166,7 @@ const TOKENS = [
   '\u00e9',
 ].map((token) => encoder.encode(token))
 
-/** Any byte sequence built from walker-relevant tokens and raw bytes (invalid UTF-8 included). */
+/** Any byte sequence built from scanner-relevant tokens and raw bytes (invalid UTF-8 included). */
 const soupArb = fc
   .array(
     fc.oneof(
@@ -177,13 +177,13 @@ const soupArb = fc
   )
   .map((parts) => concat([encoder.encode('{'), ...parts]))
 
-describe('the walker on arbitrary bytes', () => {
+describe('the JSON splicer on arbitrary bytes', () => {
   it('either substitutes or throws MalformedExportError, the same for every chunking', () => {
     fc.assert(
       fc.property(soupArb, cutsArb, fc.boolean(), (bytes, cuts, reuseInput) => {
         const outcome = (chunks: Uint8Array[], reuse: boolean) => {
           try {
-            return { out: walk(chunks, 'tag', reuse) }
+            return { out: spliceJson(chunks, 'tag', reuse) }
           } catch (error) {
             expect(error).toBeInstanceOf(MalformedExportError)
             return { reason: (error as MalformedExportError).reason }
@@ -231,7 +231,7 @@ describe('the splicer', () => {
     )
   })
 
-  it('gives the walker’s bytes and count on every document whose placeholders are all raw', () => {
+  it('gives the JSON splicer’s bytes and count on every document whose placeholders are all raw', () => {
     fc.assert(
       fc.property(documentArb, tagArb, cutsArb, (doc, tag, cuts) => {
         const metadata = metadataOf(doc)
@@ -240,7 +240,7 @@ describe('the splicer', () => {
         expect(splicer).toBeInstanceOf(PlaceholderSplicer)
         const out = chunked(doc, cuts).map((chunk) => splicer.push(chunk))
         out.push(splicer.finish())
-        expect(concat(out)).toEqual(walk([doc.slice()], tag))
+        expect(concat(out)).toEqual(spliceJson([doc.slice()], tag))
         expect(splicer.replaced).toBe(metadata.placeholders)
       }),
       { numRuns: 400 },
@@ -249,6 +249,6 @@ describe('the splicer', () => {
 
   it('is not chosen for a document with an escaped placeholder', () => {
     const doc = encoder.encode('{"a":"\\u005BMODELSERVERTAG]"}')
-    expect(substitutionFor(metadataOf(doc), 't')).toBeInstanceOf(TagWalker)
+    expect(substitutionFor(metadataOf(doc), 't')).toBeInstanceOf(JsonSplicer)
   })
 })

@@ -1,5 +1,5 @@
 import { concatBytes } from '../../src/substitution'
-import { TagWalker, PlaceholderSplicer } from '../../src/substitution/testing'
+import { JsonSplicer, PlaceholderSplicer } from '../../src/substitution/testing'
 import { JsonScanner } from '../../src/json/index'
 import type { PlaceholderCount } from '../../src/storage'
 import type { Substitution } from '../../src/substitution'
@@ -8,19 +8,19 @@ import type { Substitution } from '../../src/substitution'
 export const concat = concatBytes
 
 /**
- * The walker's whole output for `chunks`, pushed one by one. With `reuseOutput` each output is
+ * The JSON splicer's whole output for `chunks`, pushed one by one. With `reuseOutput` each output is
  * copied before the next push, as a pump is done with it by then.
  */
-export function walk(
+export function spliceJson(
   chunks: Uint8Array[],
   tag = 'bde',
   reuseInput = false,
   reuseOutput = false,
 ): Uint8Array {
-  return run(new TagWalker(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+  return run(new JsonSplicer(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
 }
 
-/** The splicer's whole output for `chunks`, pushed one by one, as `walk`. */
+/** The splicer's whole output for `chunks`, pushed one by one, as `spliceJson`. */
 export function splice(
   chunks: Uint8Array[],
   tag = 'bde',

@@ -1,10 +1,10 @@
-/** The walker's substitution throughput inside workerd: inputs uploaded once, batches timed inside and outside. */
+/** The substitution engines' throughput inside workerd: inputs uploaded once, batches timed inside and outside. */
 import { readFileSync } from 'node:fs'
 import { expectOk } from '../lib/service-calls.mjs'
 import { measureThroughput, median } from '../lib/stats.mjs'
 
-/** `base` is the `walker` Worker's address, `cases` the bundled lib/walker-cases.ts. */
-export async function walkerInWorkerd(base, { cases, inputs, rounds, batchMs }) {
+/** `base` is the `substitution` Worker's address, `cases` the bundled lib/substitution-cases.ts. */
+export async function substitutionInWorkerd(base, { cases, inputs, rounds, batchMs }) {
   const out = []
   for (const spec of inputs) {
     const input = spec.file

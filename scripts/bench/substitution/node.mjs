@@ -1,8 +1,8 @@
 /**
- * The walker benchmark in Node (a child process of run.mjs, so its heap and JIT state are its
+ * The substitution benchmark in Node (a child process of run.mjs, so its heap and JIT state are its
  * own): checks the outputs, then measures each variant on each input, interleaved.
  *
- *   node scripts/bench/walker/node.mjs '<json config>'   (prints one JSON object)
+ *   node scripts/bench/substitution/node.mjs '<json config>'   (prints one JSON object)
  *
  * Config: { casesModule, inputs: [{ name, file } | { name, synthetic, bytes }], rounds, minBatchMs }
  */
@@ -18,7 +18,7 @@ for (const spec of config.inputs) {
     ? new Uint8Array(readFileSync(spec.file))
     : cases.syntheticExport(spec.synthetic, spec.bytes)
   const check = await cases.checkOutputs(input)
-  console.error(`[bench] walker in Node: ${spec.name}`)
+  console.error(`[bench] substitution in Node: ${spec.name}`)
   const { iterations, mbps } = await measureThroughput({
     bytes: input.length,
     variants: cases.VARIANTS,

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import animated from '../../fixtures/animated-80-displays.json?raw'
 import reading from '../../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../fixtures/stone-gate-136-displays.json?raw'
-import { concat, countPlaceholders, splice, walk } from '../support/walker-driver'
+import { concat, countPlaceholders, splice, spliceJson } from '../support/substitution-driver'
 import { MalformedExportError, PLACEHOLDER } from '../../src/json'
-import { TagWalker } from '../../src/substitution/testing'
+import { JsonSplicer } from '../../src/substitution/testing'
 import { substituteTag } from '../support/substitute-tag'
 
 const FIXTURES = [
@@ -39,9 +39,9 @@ function split(input: Uint8Array, cuts: number[], shift = 0): Uint8Array[] {
   return bounds.slice(1).map((end, k) => copy.subarray(bounds[k], end))
 }
 
-/** The walker's output for a document given as text, in one chunk, as text. */
+/** The JSON splicer's output for a document given as text, in one chunk, as text. */
 function substitute(text: string, tag = 'bde'): string {
-  return decoder.decode(walk([bytes(text)], tag))
+  return decoder.decode(spliceJson([bytes(text)], tag))
 }
 
 /** Streams `chunks` through `substituteTag` and collects what comes out. */
@@ -59,11 +59,11 @@ async function stream(chunks: Uint8Array[], tag = 'bde'): Promise<Uint8Array[]> 
 }
 
 function expectMalformed(chunks: Uint8Array[]): void {
-  expect(() => walk(chunks)).toThrow(MalformedExportError)
+  expect(() => spliceJson(chunks)).toThrow(MalformedExportError)
 }
 
 /**
- * A slow model of the rules to check the walker against: split each string into units (a raw
+ * A slow model of the rules to check the JSON splicer against: split each string into units (a raw
  * byte or an escape) and replace every run of 16 units spelling the placeholder.
  */
 function reference(
@@ -189,15 +189,15 @@ describe('substituting the tag', () => {
     for (const { text } of FIXTURES) {
       const expected = bytes(text.replaceAll(PLACEHOLDER, 'bde'))
       const input = bytes(text)
-      expect(walk([input])).toEqual(expected)
+      expect(spliceJson([input])).toEqual(expected)
       const cuts = Array.from({ length: Math.floor(input.length / 4096) }, (_, k) => (k + 1) * 4096)
-      expect(walk(split(input, cuts))).toEqual(expected)
-      expect(walk(split(input, cuts), 'bde', true)).toEqual(expected)
+      expect(spliceJson(split(input, cuts))).toEqual(expected)
+      expect(spliceJson(split(input, cuts), 'bde', true)).toEqual(expected)
       expect(concat(await stream(split(input, cuts)))).toEqual(expected)
     }
   })
 
-  it('gives the fixtures the same bytes through the splicer, cut anywhere', () => {
+  it('gives the fixtures the same bytes through the placeholder splicer, cut anywhere', () => {
     for (const { text } of FIXTURES) {
       const expected = bytes(text.replaceAll(PLACEHOLDER, 'bde'))
       const input = bytes(text)
@@ -264,7 +264,7 @@ describe('substituting the tag', () => {
     const long = 'A-z_9'.repeat(20)
     const doc = '{"a":"[MODELSERVERTAG]","b":"\\u005BMODELSERVERTAG]"}'
     for (const reuseInput of [false, true]) {
-      const out = decoder.decode(walk([bytes(doc)], long, reuseInput))
+      const out = decoder.decode(spliceJson([bytes(doc)], long, reuseInput))
       expect(out).toBe(`{"a":"${long}","b":"${long}"}`)
     }
   })
@@ -274,9 +274,9 @@ describe('streaming', () => {
   const input = bytes(EVERY_CASE)
 
   it('gives the same output for every single split of a document with every case', () => {
-    expect(decoder.decode(walk([input]))).toBe(EVERY_CASE_OUT)
+    expect(decoder.decode(spliceJson([input]))).toBe(EVERY_CASE_OUT)
     for (let cut = 1; cut < input.length; cut++) {
-      expect(decoder.decode(walk(split(input, [cut]))), `cut at ${cut}`).toBe(EVERY_CASE_OUT)
+      expect(decoder.decode(spliceJson(split(input, [cut]))), `cut at ${cut}`).toBe(EVERY_CASE_OUT)
     }
   })
 
@@ -284,7 +284,7 @@ describe('streaming', () => {
     const expected = bytes(EVERY_CASE_OUT)
     for (let a = 1; a < input.length; a++) {
       for (let b = a + 1; b < input.length; b++) {
-        const out = walk(split(input, [a, b]), 'bde', (a + b) % 2 === 0)
+        const out = spliceJson(split(input, [a, b]), 'bde', (a + b) % 2 === 0)
         if (!out.every((byte, k) => byte === expected[k]) || out.length !== expected.length) {
           expect(decoder.decode(out), `cuts at ${a} and ${b}`).toBe(EVERY_CASE_OUT)
         }
@@ -295,7 +295,7 @@ describe('streaming', () => {
   it('gives the same output whatever the alignment of the chunks in memory', () => {
     for (let shift = 0; shift < 4; shift++) {
       for (let cut = 1; cut < input.length; cut += 7) {
-        const out = walk(split(input, [cut], shift), 'bde', cut % 2 === 0)
+        const out = spliceJson(split(input, [cut], shift), 'bde', cut % 2 === 0)
         expect(decoder.decode(out)).toBe(EVERY_CASE_OUT)
       }
     }
@@ -306,32 +306,32 @@ describe('streaming', () => {
     const lines = Math.ceil(CHUNK_BYTES / line.length)
     const chunk = bytes(line.repeat(lines))
     const total = 25 * 1024 * 1024
-    const walker = new TagWalker('bde')
-    const head = walker.push(bytes('{"lines":['))
+    const jsonSplicer = new JsonSplicer('bde')
+    const head = jsonSplicer.push(bytes('{"lines":['))
     let written = head.length
     let read = 0
     while (read < total) {
-      const out = walker.push(chunk.slice())
+      const out = jsonSplicer.push(chunk.slice())
       // Each chunk comes out at once, less what its placeholders lose (16 bytes become 3).
       expect(out.length).toBe(chunk.length - lines * 13)
       read += chunk.length
       written += out.length
     }
-    written += walker.push(bytes('"end"]}')).length + walker.finish().length
+    written += jsonSplicer.push(bytes('"end"]}')).length + jsonSplicer.finish().length
     const perLine = bytes(line).length - PLACEHOLDER.length + 3
     expect(written).toBe(10 + (read / bytes(line).length) * perLine + 7)
   })
 
   it('handles one-byte chunks', () => {
     const cuts = Array.from({ length: input.length - 1 }, (_, k) => k + 1)
-    expect(decoder.decode(walk(split(input, cuts)))).toBe(EVERY_CASE_OUT)
-    expect(decoder.decode(walk(split(input, cuts), 'bde', true))).toBe(EVERY_CASE_OUT)
+    expect(decoder.decode(spliceJson(split(input, cuts)))).toBe(EVERY_CASE_OUT)
+    expect(decoder.decode(spliceJson(split(input, cuts), 'bde', true))).toBe(EVERY_CASE_OUT)
   })
 
   it('replaces a placeholder beside 4-byte UTF-8 characters at every split', () => {
     const doc = bytes('{"a":"😀[MODELSERVERTAG]😀\\u005BMODELSERVERTAG]😀"}')
     for (let cut = 1; cut < doc.length; cut++) {
-      expect(decoder.decode(walk(split(doc, [cut])))).toBe('{"a":"😀bde😀bde😀"}')
+      expect(decoder.decode(spliceJson(split(doc, [cut])))).toBe('{"a":"😀bde😀bde😀"}')
     }
   })
 
@@ -345,7 +345,7 @@ describe('streaming', () => {
     const escapedEnd = head.length + 96
     let most = 0
     for (let cut = 1; cut < doc.length; cut++) {
-      const out = new TagWalker(tag).push(doc.slice(0, cut))
+      const out = new JsonSplicer(tag).push(doc.slice(0, cut))
       most = Math.max(most, cut - out.length - (cut >= escapedEnd ? 80 : 0))
     }
     expect(most).toBe(95)
@@ -357,7 +357,7 @@ describe('streaming', () => {
       const doc = bytes(randomDocument(next))
       const expected = reference(doc, 'bde')
       const chunks = split(doc, randomCuts(next, doc.length), round % 4)
-      const out = walk(chunks, 'bde', next() < 0.5)
+      const out = spliceJson(chunks, 'bde', next() < 0.5)
       expect(decoder.decode(out), decoder.decode(doc)).toBe(decoder.decode(expected.out))
       expect(countPlaceholders(doc)).toEqual({
         placeholders: expected.count,
@@ -427,7 +427,7 @@ describe('rejecting malformed input', () => {
       '{"a":"\\u00G0"}',
     ]
     for (const doc of cases) {
-      expect(() => walk([bytes(doc)]), JSON.stringify(doc)).toThrow(MalformedExportError)
+      expect(() => spliceJson([bytes(doc)]), JSON.stringify(doc)).toThrow(MalformedExportError)
     }
   })
 
@@ -458,10 +458,10 @@ describe('rejecting malformed input', () => {
   })
 
   it('keeps failing after the first error', () => {
-    const walker = new TagWalker('bde')
-    expect(() => walker.push(bytes('{]'))).toThrow(MalformedExportError)
-    expect(() => walker.push(bytes('}'))).toThrow(MalformedExportError)
-    expect(() => walker.finish()).toThrow(MalformedExportError)
+    const jsonSplicer = new JsonSplicer('bde')
+    expect(() => jsonSplicer.push(bytes('{]'))).toThrow(MalformedExportError)
+    expect(() => jsonSplicer.push(bytes('}'))).toThrow(MalformedExportError)
+    expect(() => jsonSplicer.finish()).toThrow(MalformedExportError)
   })
 
   it('errors the stream on a cut-short document', async () => {

@@ -1,14 +1,14 @@
 /**
- * What the walker benchmark runs, shared by Node (scripts/bench/walker/node.mjs) and workerd
- * (scripts/bench/walker/walker-worker.ts), so both measure the same code on the same bytes: the
+ * What the substitution benchmark runs, shared by Node (scripts/bench/substitution/node.mjs) and workerd
+ * (scripts/bench/substitution/substitution-worker.ts), so both measure the same code on the same bytes: the
  * synthetic exports, the subjects and their two baselines.
  *
  * Subjects: the splicer (what the read path runs on exports whose placeholders are all raw, as in
- * every real export) and the tag walker (what it runs when one is spelled with escapes).
+ * every real export) and the JSON splicer (what it runs when one is spelled with escapes).
  *
  * Baselines, as the issue defines them:
  * (a) `replaceAll`: TextDecoder, `String.prototype.replaceAll`, TextEncoder over the whole
- *     buffer. Same output bytes as the walker whenever every placeholder is written raw inside a
+ *     buffer. Same output bytes as the JSON splicer whenever every placeholder is written raw inside a
  *     string, as in every real export.
  * (b) `streamparser`: a tokenizing streaming JSON parser (@streamparser/json, the library of
  *     Cloudflare's "Stream large JSON" example) that re-serializes every token, substituting in
@@ -19,7 +19,7 @@
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
 import { concatBytes } from '../../../src/substitution'
-import { PlaceholderSplicer, TagWalker } from '../../../src/substitution/testing'
+import { PlaceholderSplicer, JsonSplicer } from '../../../src/substitution/testing'
 import { substitutionFor } from '../../../src/exports/testing'
 import { PLACEHOLDER } from '../../../src/json'
 import { substituteTag } from '../../../test/support/substitute-tag'
@@ -33,7 +33,10 @@ export const BENCH_TAG = 'bde'
 /** Chunk size of a KV value streamed in workerd (Miniflare): what the request path gets. */
 export const KV_CHUNK_BYTES = 4 * 1024
 
-/** The variants, in the order the tables show them. */
+/**
+ * The variants, in the order the tables show them. `walker` is the JSON splicer, by the name the
+ * saved figures (docs/bench-latest.json) and the docs' table use.
+ */
 export const VARIANTS = [
   'replaceAll',
   'splicer',
@@ -60,7 +63,7 @@ export function runVariant(
     case 'splicer':
       return viaSplicer(input, tag)
     case 'walker':
-      return viaWalker(input, tag)
+      return viaJsonSplicer(input, tag)
     case 'stream':
       return viaStream(input, tag)
     case 'stream4k':
@@ -87,15 +90,15 @@ export function viaReplaceAll(input: Uint8Array, tag: string): Uint8Array {
   return encoder.encode(decoder.decode(input).replaceAll(PLACEHOLDER, tag))
 }
 
-/** The subject: `TagWalker.push` over consecutive chunks (views of the input), then `finish`. */
-export function viaWalker(input: Uint8Array, tag: string): Uint8Array[] {
-  const walker = new TagWalker(tag)
+/** The subject: `JsonSplicer.push` over consecutive chunks (views of the input), then `finish`. */
+export function viaJsonSplicer(input: Uint8Array, tag: string): Uint8Array[] {
+  const jsonSplicer = new JsonSplicer(tag)
   const out: Uint8Array[] = []
   for (let at = 0; at < input.length; at += CHUNK_BYTES) {
-    const part = walker.push(input.subarray(at, at + CHUNK_BYTES))
+    const part = jsonSplicer.push(input.subarray(at, at + CHUNK_BYTES))
     if (part.length > 0) out.push(part)
   }
-  walker.finish()
+  jsonSplicer.finish()
   return out
 }
 
@@ -222,7 +225,7 @@ export async function checkOutputs(
 ): Promise<OutputCheck> {
   const expected = viaReplaceAll(input, tag)
   const splicer = concat(viaSplicer(input, tag))
-  const walker = concat(viaWalker(input, tag))
+  const walker = concat(viaJsonSplicer(input, tag))
   const stream = concat(await viaStream(input, tag))
   const tokenizer = concat(viaTokenizer(input, tag))
   return {
@@ -337,4 +340,4 @@ function pseudoFloat(i: number): string {
   return ((x | 0) / 2 ** 31).toFixed(10)
 }
 
-export { PlaceholderSplicer, TagWalker }
+export { PlaceholderSplicer, JsonSplicer }

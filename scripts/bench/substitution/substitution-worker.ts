@@ -1,14 +1,14 @@
 /**
- * Bench-only Worker: runs the walker benchmark's variants inside workerd, on inputs the runner
+ * Bench-only Worker: runs the substitution benchmark's variants inside workerd, on inputs the runner
  * uploads once. `/run` answers with its own timing of the batch (Miniflare's workerd advances
  * `performance.now()` during computation, at 1 ms resolution; deployed Workers would not), and
  * the runner also times the request from outside.
  *
  *   POST /input?name=N       body: the input bytes, kept in memory
- *   GET  /check?name=N       the outputs of every variant compared (walker-cases.ts)
+ *   GET  /check?name=N       the outputs of every variant compared (substitution-cases.ts)
  *   GET  /run?name=N&variant=V&iterations=K   { ms, outputBytes }
  */
-import { VARIANTS, checkOutputs, runVariant, type VariantName } from '../lib/walker-cases'
+import { VARIANTS, checkOutputs, runVariant, type VariantName } from '../lib/substitution-cases'
 
 const inputs = new Map<string, Uint8Array>()
 
