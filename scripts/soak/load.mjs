@@ -20,8 +20,9 @@ const HOT_TRAFFIC = 0.5
 /** The small export the clients read. */
 export const EXPORT = JSON.stringify({
   content: {
-    Tags: [`${PLACEHOLDER}_root`],
-    cmd: `kill @e[tag=${PLACEHOLDER}_0]`,
+    // Data no plugin runs (an export holds no other member of its own): placeholders are
+    // substituted there as anywhere else.
+    meta: { Tags: [`${PLACEHOLDER}_root`], cmd: `kill @e[tag=${PLACEHOLDER}_0]` },
     project_id: 'soak',
   },
 })

@@ -89,7 +89,7 @@ export function checkBody(res, tag, where, { violations }) {
   }
   try {
     const body = JSON.parse(res.body)
-    if (body.content.Tags[0] !== `${tag}_root` || res.body.includes(PLACEHOLDER)) {
+    if (body.content.meta.Tags[0] !== `${tag}_root` || res.body.includes(PLACEHOLDER)) {
       throw new Error(`tag ${tag} not substituted`)
     }
   } catch (error) {

@@ -22,8 +22,11 @@ const LONG_WAIT_SECONDS = 60
 const DOC = JSON.stringify({
   content: {
     project_id: 'gate-project',
-    Tags: ['[MODELSERVERTAG]_root', '[MODELSERVERTAG]_0'],
-    cmd: 'kill @e[tag=[MODELSERVERTAG]_0]',
+    // Data no plugin runs: the placeholders are substituted there as anywhere else.
+    meta: {
+      Tags: ['[MODELSERVERTAG]_root', '[MODELSERVERTAG]_0'],
+      cmd: 'kill @e[tag=[MODELSERVERTAG]_0]',
+    },
   },
 })
 
@@ -75,8 +78,7 @@ describe('getExport against the running worker', () => {
     })
     expect(result.content).toEqual({
       project_id: 'gate-project',
-      Tags: ['gate_1_root', 'gate_1_0'],
-      cmd: 'kill @e[tag=gate_1_0]',
+      meta: { Tags: ['gate_1_root', 'gate_1_0'], cmd: 'kill @e[tag=gate_1_0]' },
     })
     expect(result.expiresInSeconds).toBeGreaterThan(500)
     expect(result.expiresInSeconds).toBeLessThanOrEqual(600)
@@ -97,10 +99,13 @@ describe('getExport against the running worker', () => {
   it("sends a tag of the copy's own when none is given, and none (the service default) for null", async () => {
     const own = await getExport(id, { baseUrl: service.url, fetch: clientFetch() })
     expect(own.tag).toMatch(/^copy_[0-9a-f]{24}$/)
-    expect(own.content.Tags).toEqual([`${own.tag}_root`, `${own.tag}_0`])
+    expect((own.content.meta as { Tags: string[] }).Tags).toEqual([
+      `${own.tag}_root`,
+      `${own.tag}_0`,
+    ])
     const shared = await getExport(id, { baseUrl: service.url, tag: null, fetch: clientFetch() })
     expect(shared.tag).toBeNull()
-    expect(shared.content.Tags).toEqual(['model_root', 'model_0'])
+    expect((shared.content.meta as { Tags: string[] }).Tags).toEqual(['model_root', 'model_0'])
   })
 
   it.each(['12345', '1234567', '12a456', ' 123456', '１２３４５６', ''])(
