@@ -425,11 +425,25 @@ export function wordVectors(vocabulary) {
     )
   }
   const limits = vocabulary.limits
-  // A command of `length` as counted: its placeholder as the longest tag it may become.
+  // A command of `length` as counted: its placeholder as the longest tag it may become. Its
+  // length is an item's lore lines, each a text of at most `maxTextChars`, so that only the
+  // command's own length counts.
   const growth = limits.maxTagChars - vocabulary.placeholder.length
   const commandOf = (length) => {
-    const head = dataMerge('block_display', '{CustomName:\'"')
-    return head + 'x'.repeat(length - growth - head.length - 3) + '"\'}'
+    const head = dataMerge('item_display', '{item:{id:"minecraft:stone",count:1,components:{lore:[')
+    const tail = ']}}}'
+    const lines = []
+    let left = length - growth - head.length - tail.length
+    while (left > 0) {
+      // A line is `'"x..."'` (4 more than its x's) and a comma before all but the first; the
+      // last but one leaves the last at least one x.
+      const extra = lines.length === 0 ? 4 : 5
+      let xs = Math.min(limits.maxTextChars - 2, left - extra)
+      if (left - extra - xs > 0 && left - extra - xs < 6) xs -= 6
+      lines.push(`'"${'x'.repeat(xs)}"'`)
+      left -= extra + xs
+    }
+    return head + lines.join(',') + tail
   }
   add(
     'limit',
@@ -462,6 +476,18 @@ export function wordVectors(vocabulary) {
     'length',
     'content.datapack.anim_keyframes',
     String(limits.maxNameChars + 1),
+  )
+  // A part's name: JSON text of `length` characters, `{"text":"x..."}`.
+  const named = (length) =>
+    `${PARTS.map((p, i) => part(p, i === 0 ? `,CustomName:'{"text":"${'x'.repeat(length - 11)}"}'` : '')).join(',')}`
+  add(
+    'limit',
+    'maxTextChars',
+    exportOf({ passengers: named(limits.maxTextChars) }),
+    exportOf({ passengers: named(limits.maxTextChars + 1) }),
+    'length',
+    PASSENGER_PATH,
+    'CustomName',
   )
   // n tags of a nested part, the three parts' and (allowed only) the hitbox's.
   const tags = (n) =>

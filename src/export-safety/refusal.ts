@@ -6,7 +6,7 @@
 import data from './vocabulary.json' with { type: 'json' }
 import { MAX_FOUND_CHARS, MAX_MESSAGE_PATH_CHARS } from './vocabulary.js'
 
-/** The message templates, by reason (and `lengthName`, `lengthPassengers`, `readerRun`). */
+/** The message templates, by reason (and `lengthName`, `lengthPassengers`, `lengthText`, `readerRun`). */
 const MESSAGES = data.messages
 /** The limits a template may name (`{maxCommandChars}`). */
 const LIMITS: Readonly<Record<string, number>> = data.limits
@@ -72,10 +72,10 @@ export interface UnsafeExport {
 
 /**
  * Which message a refusal takes: a `length` refusal measured a command (the default), a member
- * name or the passenger strings; a `reader` refusal names a marker or (`reader`) a reader; a
+ * name, the passenger strings or a text (`found` where it is, in the SNBT); a `reader` refusal names a marker or (`reader`) a reader; a
  * `text` refusal names a world-reading kind or (`click`) a click event.
  */
-export type Measured = 'command' | 'name' | 'passengers' | 'reader' | 'click'
+export type Measured = 'command' | 'name' | 'passengers' | 'text' | 'reader' | 'click'
 
 /** Thrown inside the check of one string; the walk adds the path. */
 export class UnsafeContent extends Error {
@@ -105,11 +105,13 @@ export function unsafeExport(path: string, content: UnsafeContent): UnsafeExport
       ? MESSAGES.lengthName
       : measured === 'passengers'
         ? MESSAGES.lengthPassengers
-        : measured === 'reader'
-          ? MESSAGES.readerRun
-          : measured === 'click'
-            ? MESSAGES.textClick
-            : MESSAGES[reason]
+        : measured === 'text'
+          ? MESSAGES.lengthText
+          : measured === 'reader'
+            ? MESSAGES.readerRun
+            : measured === 'click'
+              ? MESSAGES.textClick
+              : MESSAGES[reason]
   const what = template.replace(/\{(\w+)\}/g, (_, name: string) =>
     name === 'found' ? found : String(LIMITS[name]),
   )

@@ -28,7 +28,13 @@ import {
   type ValueType,
 } from './types.js'
 import { activeKeyTypes } from './versions.js'
-import { MAX_SNBT_DEPTH, PLACEHOLDER, READER_MARKERS, REFUSED_TEXT_MEMBERS } from './vocabulary.js'
+import {
+  MAX_SNBT_DEPTH,
+  MAX_TEXT_CHARS,
+  PLACEHOLDER,
+  READER_MARKERS,
+  REFUSED_TEXT_MEMBERS,
+} from './vocabulary.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
@@ -702,6 +708,7 @@ class SnbtParser {
       const start = this.position + 1
       const value = this.quoted(false)
       const end = this.position - 1
+      if (value.length > MAX_TEXT_CHARS) throw new UnsafeContent('length', path(), 'text')
       const reading = readQuotedText(value, type, path)
       // JSON text read whole with no bracket in its strings balances its brackets, as written
       // when no escape shortened it: a bracket count blind to quotes need not run again.
@@ -712,8 +719,10 @@ class SnbtParser {
       if (reading.refusal !== null) throw reading.refusal
       return
     }
+    const start = this.position
     const facts = textFacts()
     const matches = this.textValue(type, depth, facts)
+    if (this.position - start > MAX_TEXT_CHARS) throw new UnsafeContent('length', path(), 'text')
     checkSnbtText(facts, matches, path)
   }
 

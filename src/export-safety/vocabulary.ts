@@ -17,6 +17,13 @@ export const MAX_SNBT_DEPTH: number = data.limits.maxSnbtDepth
 export const MAX_NAME_CHARS: number = data.limits.maxNameChars
 
 /**
+ * Longest text (a text display's `text`, a `CustomName`, an item's name or lore line), in UTF-16
+ * code units: a quoted one as decoded, one written as SNBT as written. The longest real one is
+ * 304 (a styled JSON board); this is some 27 times that.
+ */
+export const MAX_TEXT_CHARS: number = data.limits.maxTextChars
+
+/**
  * Most bytes of passenger strings (`passengers` and `Passengers` together), as the document
  * spells them between their quotes: the largest real export has 62,293 for 80 displays (780 a
  * display), so this holds some 2,700 displays, 20 times the largest real model (136). Each

@@ -6,8 +6,9 @@
  *
  * - `benign`: 2,000 item displays, then frames of compact `data merge` transformations, as the
  *   editor writes them (the check's fast path);
- * - `deepText`: every command a `data merge` of a text display's `text`: JSON text of 40
- *   components, each nested 62 levels deep (arrays and objects; 64 is the limit);
+ * - `deepText`: every command a `data merge` of a text display's `text`: JSON text of 10
+ *   components, each nested 62 levels deep (arrays and objects; 64 is the limit), 7,171
+ *   characters (a text is at most 8,192: `maxTextChars`);
  * - `selectors`: 9,000 tags on the parts (the limit is 10,000), every command's selector written
  *   once only (a distinct `distance`) and naming 20 of them: no selector is ever seen twice;
  * - `nearFastPath`: every command a compact transformation and 1,500 tags that the fast path's
@@ -15,7 +16,7 @@
  * - `brackets`: every command `Tags` of 2,500 strings of nested brackets, each read for a
  *   plugin reader's markers and its brackets' balance;
  * - `deepSnbt`: every command a `CustomName` written as SNBT text components nested 63 levels
- *   deep (compounds and lists), 24 of them;
+ *   deep (compounds and lists), 12 of them (a text is at most 8,192 characters);
  * - `nestedPassengers` (24 MiB) and `nestedPassengersSmall` (the 1.9 MB passenger string alone,
  *   timed against `benignSmall`, a benign model of its size): block displays nested 30 deep by
  *   `Passengers`, around 1.9 MB of item displays, which a plugin's reader flattens level by
@@ -102,7 +103,7 @@ const textSelector = `@e[type=text_display,tag=${P}_0,distance=..1,limit=1,sort=
 export function deepText() {
   // 31 objects with a list inside: 62 levels, inside the top-level list: 63.
   const deep = `${'{"text":"a","extra":['.repeat(31)}"b"${']}'.repeat(31)}`
-  const text = `[${Array(40).fill(deep).join(',')}]`
+  const text = `[${Array(10).fill(deep).join(',')}]`
   return model([TEXT], () => `data merge entity ${textSelector} {text:'${text}'}`, 10)
 }
 
@@ -149,7 +150,7 @@ export function deepSnbt() {
     [itemDisplay(0)],
     () => {
       const selector = `@e[type=item_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
-      return `data merge entity ${selector} {CustomName:[${Array(24).fill(deep).join(',')}]}`
+      return `data merge entity ${selector} {CustomName:[${Array(12).fill(deep).join(',')}]}`
     },
     10,
   )

@@ -8,7 +8,7 @@ import { UnsafeContent } from '../refusal.js'
 import { forEachCompound } from '../snbt.js'
 import { readsAsDisplayEntityUtils } from './display-entity-utils.js'
 import { READER_NAMES } from './names.js'
-import { cutsBetween, mayNest, sansCraft } from './sanscraft-bde.js'
+import { cutsBetween, forEachSansCraftEntity, mayNest } from './sanscraft-bde.js'
 import { readsAsSuperBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
 
 /**
@@ -47,22 +47,30 @@ function readsAsSansCraft(
       text,
       compounds.map((compound) => compound.end),
     )
-  const entities = sansCraft(text)
-  if (entities.length !== types.length) return false
-  const read: string[] = []
+  // Each entity is read and let go as the reader hands it over: only the count of each type is
+  // kept, so a model of many parts never holds all of its entities' readings at once.
+  const expected = new Map<string, number>()
+  for (const type of types) expected.set(type, (expected.get(type) ?? 0) + 1)
   const scratchTags = new Set<string>()
+  let entities = 0
+  let sameTypes = true
   try {
-    for (const { compound } of entities) {
+    forEachSansCraftEntity(text, ({ compound }) => {
+      entities++
       let count = 0
       forEachCompound(compound, (entity, start) => {
         if (start >= 0) count++
-        read.push(checkPassenger(entity, scratchTags))
+        const type = checkPassenger(entity, scratchTags)
+        const left = expected.get(type) ?? 0
+        if (left === 0) sameTypes = false
+        else expected.set(type, left - 1)
       })
-      if (count !== 1) return false
-    }
+      if (count !== 1) sameTypes = false
+      return sameTypes && entities <= types.length
+    })
   } catch (error) {
     if (error instanceof UnsafeContent) return false
     throw error
   }
-  return read.length === types.length && [...read].sort().join() === [...types].sort().join()
+  return sameTypes && entities === types.length && [...expected.values()].every((n) => n === 0)
 }

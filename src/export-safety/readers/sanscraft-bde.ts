@@ -20,10 +20,26 @@ const NESTED_LOWER = 'passengers:['
  * and the plugin's blind bracket and brace counting is read from one table of matches.
  */
 export function sansCraft(passengers: string): ReaderEntity[] {
-  const reading = new NestedReading(passengers)
   const flat: ReaderEntity[] = []
-  for (const [start, end] of splitObjects(passengers)) reading.collect(start, end, flat)
+  forEachSansCraftEntity(passengers, (entity) => {
+    flat.push(entity)
+  })
   return flat
+}
+
+/**
+ * `sansCraft`'s entities handed to `each` one at a time, in the same order, none of them kept:
+ * the check reads each and lets it go, so a model of many parts holds one of them at a time.
+ * `each` answers false to stop the reading.
+ */
+export function forEachSansCraftEntity(
+  passengers: string,
+  each: (entity: ReaderEntity) => boolean | void,
+): void {
+  const reading = new NestedReading(passengers, each)
+  for (const [start, end] of splitObjects(passengers)) {
+    if (!reading.collect(start, end)) return
+  }
 }
 
 /** Whether `text` holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
@@ -147,24 +163,26 @@ class NestedReading {
   /** Where `Passengers:[` and `passengers:[` stand in `text`, in order. */
   private readonly upper: number[]
   private readonly lower: number[]
+  private readonly each: (entity: ReaderEntity) => boolean | void
 
-  constructor(text: string) {
+  constructor(text: string, each: (entity: ReaderEntity) => boolean | void) {
     this.text = text
+    this.each = each
     this.matches = new BlindMatches(text)
     this.upper = occurrences(text, NESTED)
     this.lower = occurrences(text, NESTED_LOWER)
   }
 
-  /** The entity of the piece `[start, end)` and those of its nested compounds, parents first. */
-  collect(start: number, end: number, flat: ReaderEntity[]): void {
+  /**
+   * The entity of the piece `[start, end)` and those of its nested compounds, parents first,
+   * each handed to `each`; false once `each` stopped the reading.
+   */
+  collect(start: number, end: number): boolean {
     const text = this.text
     const list = this.passengersList(start, end)
-    if (list === null) {
-      flat.push(entity(text.slice(start, end)))
-      return
-    }
+    if (list === null) return this.each(entity(text.slice(start, end))) !== false
     const [at, close] = list
-    flat.push(entity(this.withoutList(start, end, at, close)))
+    if (this.each(entity(this.withoutList(start, end, at, close))) === false) return false
     // The list's compounds: a `{` at depth 0 opens one, which ends at its match; a `}` at depth
     // 0 takes the depth below 0, where no `{` opens one until it is back at 0.
     let depth = 0
@@ -173,14 +191,15 @@ class NestedReading {
       if (c === 0x7b) {
         if (depth === 0) {
           const match = this.matches.of(i)
-          if (match < 0 || match >= close) return
-          this.collect(i, match + 1, flat)
+          if (match < 0 || match >= close) return true
+          if (!this.collect(i, match + 1)) return false
           i = match
           continue
         }
         depth++
       } else if (c === 0x7d) depth--
     }
+    return true
   }
 
   /**

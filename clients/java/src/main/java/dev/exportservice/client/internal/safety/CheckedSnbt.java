@@ -273,13 +273,21 @@ final class CheckedSnbt extends SnbtReader {
     Supplier<String> where = this::pathText;
     if (shape == ValueType.Shape.QUOTED) {
       String value = quoted();
+      if (value.length() > Vocabulary.MAX_TEXT_CHARS) throw textTooLong();
       placeholderOnly(value, false);
       JsonText.checkJson(value, type, where);
       return;
     }
+    int start = position;
     SnbtValue tree = value(depth, true);
+    if (position - start > Vocabulary.MAX_TEXT_CHARS) throw textTooLong();
     if (holdsPlaceholder(tree)) throw new UnsafeContent(UnsafeContent.Reason.PLACEHOLDER, pathText());
     JsonText.checkSnbt(tree, type, where);
+  }
+
+  /** A text longer than {@link Vocabulary#MAX_TEXT_CHARS}, named by where it is in the SNBT. */
+  private UnsafeContent textTooLong() {
+    return new UnsafeContent(UnsafeContent.Reason.LENGTH, pathText(), "lengthText");
   }
 
   /**

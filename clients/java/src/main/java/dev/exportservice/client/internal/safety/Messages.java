@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The sentences of refusals, as data: the vocabulary file's {@code messages}, one per reason (and
- * a few variants: {@code lengthName}, {@code lengthPassengers}, {@code readerRun}), where
+ * a few variants: {@code lengthName}, {@code lengthPassengers}, {@code lengthText}, {@code readerRun}), where
  * {@code {found}} is what was found and {@code {maxCommandChars}} and the like are the file's
  * limits. The service words its refusals from the same file, so both say the same sentence.
  */

@@ -31,6 +31,12 @@ final class Vocabulary {
   static final int MAX_NAME_CHARS = limit("maxNameChars");
 
   /**
+   * Longest text (a text display's {@code text}, a {@code CustomName}, an item's name or lore
+   * line) in UTF-16 code units: a quoted one as decoded, one written as SNBT as written.
+   */
+  static final int MAX_TEXT_CHARS = limit("maxTextChars");
+
+  /**
    * Most bytes of passenger strings ({@code passengers} and {@code Passengers} together), as the
    * document spells them between their quotes.
    */
