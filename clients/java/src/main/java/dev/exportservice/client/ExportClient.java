@@ -50,7 +50,7 @@ public final class ExportClient {
   /** Per-request timeout when the builder sets none. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   /** Shortest wait between two tries, so that a {@code Retry-After: 0} cannot become a loop. */
-  public static final Duration MIN_RETRY_WAIT = Duration.ofSeconds(1);
+  public static final Duration MIN_RETRY_WAIT = RetryPolicy.MIN_WAIT;
   /**
    * A timeout this long or longer ({@code ChronoUnit.FOREVER.getDuration()} included) means no
    * timeout at all: the JDK's timers cannot count that far.
@@ -77,7 +77,7 @@ public final class ExportClient {
   private final HttpClient http;
   private final String userAgent;
   private final Duration timeout;
-  private final long maxRetryWaitMillis;
+  private final RetryPolicy retry;
   private final List<String[]> extraHeaders;
   private final BoundedBody bodyHandler;
   private final boolean allowUnsafeExports;
@@ -88,7 +88,7 @@ public final class ExportClient {
   private ExportClient(Builder builder) {
     this.endpoint = endpointOf(builder.baseUri);
     this.timeout = builder.timeout.compareTo(NO_TIMEOUT) >= 0 ? null : builder.timeout;
-    this.maxRetryWaitMillis = saturatedMillis(builder.maxRetryWait);
+    this.retry = new RetryPolicy(builder.maxRetryWait);
     this.bodyHandler = new BoundedBody(builder.maxBodyBytes);
     this.allowUnsafeExports = builder.allowUnsafeExports;
     this.onDeprecation = builder.onDeprecation;
@@ -250,14 +250,13 @@ public final class ExportClient {
                   result.complete(onSuccess.apply(response));
                 } else {
                   ExportException error = Failures.of(response);
-                  long waitMillis = retryWaitMillis(error);
-                  // Compared without adding: a Retry-After of 10^18 seconds must not overflow.
-                  if (waitMillis < 0 || waitMillis > maxRetryWaitMillis - waitedMillis) {
+                  long waitMillis = retry.nextWaitMillis(error, waitedMillis);
+                  if (waitMillis < 0) {
                     result.completeExceptionally(error);
                   } else {
-                    CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS)
-                        .execute(
-                            () -> attempt(request, onSuccess, waitedMillis + waitMillis, result, inFlight));
+                    RetryPolicy.after(
+                        waitMillis,
+                        () -> attempt(request, onSuccess, waitedMillis + waitMillis, result, inFlight));
                   }
                 }
               } catch (ExportException e) {
@@ -281,24 +280,6 @@ public final class ExportClient {
       // A listener's failure is not the call's.
       LOG.log(System.Logger.Level.WARNING, "The onDeprecation listener failed", e);
     }
-  }
-
-  /**
-   * Milliseconds to wait before trying again, or -1 when the error is not worth retrying: only a
-   * 429 or 503 that says how long to wait is (a 503 with {@code Retry-After} is this service's
-   * "just published, not visible here yet").
-   */
-  private static long retryWaitMillis(ExportException error) {
-    long seconds;
-    if (error instanceof RateLimitedException) {
-      seconds = ((RateLimitedException) error).retryAfterSeconds();
-    } else if (error instanceof ServiceUnavailableException) {
-      seconds = ((ServiceUnavailableException) error).retryAfterSeconds();
-    } else {
-      return -1;
-    }
-    if (seconds < 0) return -1;
-    return Math.max(MIN_RETRY_WAIT.toMillis(), TimeUnit.SECONDS.toMillis(seconds));
   }
 
   private HttpRequest request(String method, String id, String tag) {
@@ -352,14 +333,6 @@ public final class ExportClient {
     }
     String text = base.toString();
     return URI.create(text.endsWith("/") ? text + "server-api" : text + "/server-api");
-  }
-
-  private static long saturatedMillis(Duration duration) {
-    try {
-      return duration.toMillis();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 
   private static Throwable unwrap(Throwable failure) {
