@@ -1,0 +1,42 @@
+/** Vectors of the selectors: each argument a selector may have, each sort. */
+import { FRAME_PATH, P, glowing, swapCase, vector } from './exports.mjs'
+
+/** A value of each argument, beside which the others stand in every selector. */
+const ARGUMENT_VALUE = {
+  type: 'block_display',
+  tag: `${P}_0`,
+  distance: '..1',
+  limit: '1',
+  sort: 'nearest',
+}
+
+/** Each selector argument (misspelt among the others), then each sort. */
+export function selectorVectors(vocabulary) {
+  const argumentsOf = vocabulary.selectorArguments.map((argument) => {
+    const others = Object.entries(ARGUMENT_VALUE).filter(([name]) => name !== argument)
+    const selector = (name) =>
+      `@e[${[[name, ARGUMENT_VALUE[argument]], ...others].map(([n, v]) => `${n}=${v}`).join(',')}]`
+    return vector(
+      'selector argument',
+      argument,
+      glowing(selector(argument)),
+      glowing(selector(swapCase(argument))),
+      'selector',
+      FRAME_PATH,
+      `${swapCase(argument)}=${ARGUMENT_VALUE[argument]}`,
+    )
+  })
+  const sorts = vocabulary.selectorSorts.map((sort) => {
+    const selector = (value) => `@e[type=block_display,tag=${P}_0,sort=${value}]`
+    return vector(
+      'selector sort',
+      sort,
+      glowing(selector(sort)),
+      glowing(selector(swapCase(sort))),
+      'selector',
+      FRAME_PATH,
+      `sort=${swapCase(sort)}`,
+    )
+  })
+  return [...argumentsOf, ...sorts]
+}
