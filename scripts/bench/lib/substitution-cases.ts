@@ -33,14 +33,11 @@ export const BENCH_TAG = 'bde'
 /** Chunk size of a KV value streamed in workerd (Miniflare): what the request path gets. */
 export const KV_CHUNK_BYTES = 4 * 1024
 
-/**
- * The variants, in the order the tables show them. `walker` is the JSON splicer, by the name the
- * saved figures (docs/bench-latest.json) and the docs' table use.
- */
+/** The variants, in the order the tables show them. */
 export const VARIANTS = [
   'replaceAll',
   'splicer',
-  'walker',
+  'jsonSplicer',
   'stream',
   'stream4k',
   'streamparser',
@@ -62,7 +59,7 @@ export function runVariant(
       return [viaReplaceAll(input, tag)]
     case 'splicer':
       return viaSplicer(input, tag)
-    case 'walker':
+    case 'jsonSplicer':
       return viaJsonSplicer(input, tag)
     case 'stream':
       return viaStream(input, tag)
@@ -210,9 +207,9 @@ export interface OutputCheck {
   bytes: number
   placeholders: number
   /** The engine the read path picks for this input (src/exports/substitution-for-export.ts). */
-  readPathEngine: 'splicer' | 'walker'
+  readPathEngine: 'splicer' | 'jsonSplicer'
   splicerSameBytes: boolean
-  walkerSameBytes: boolean
+  jsonSplicerSameBytes: boolean
   streamSameBytes: boolean
   streamparserSameParsed: boolean
   streamparserSameBytes: boolean
@@ -225,7 +222,7 @@ export async function checkOutputs(
 ): Promise<OutputCheck> {
   const expected = viaReplaceAll(input, tag)
   const splicer = concat(viaSplicer(input, tag))
-  const walker = concat(viaJsonSplicer(input, tag))
+  const jsonSplicer = concat(viaJsonSplicer(input, tag))
   const stream = concat(await viaStream(input, tag))
   const tokenizer = concat(viaTokenizer(input, tag))
   return {
@@ -233,7 +230,7 @@ export async function checkOutputs(
     placeholders: countPlaceholders(input),
     readPathEngine: engineOf(input),
     splicerSameBytes: sameBytes(splicer, expected),
-    walkerSameBytes: sameBytes(walker, expected),
+    jsonSplicerSameBytes: sameBytes(jsonSplicer, expected),
     streamSameBytes: sameBytes(stream, expected),
     streamparserSameParsed: sameParsed(tokenizer, expected),
     streamparserSameBytes: sameBytes(tokenizer, expected),
@@ -241,9 +238,9 @@ export async function checkOutputs(
 }
 
 /** Which engine `substitutionFor` picks for `input`, from the counts publishing would store. */
-export function engineOf(input: Uint8Array): 'splicer' | 'walker' {
+export function engineOf(input: Uint8Array): 'splicer' | 'jsonSplicer' {
   const engine = substitutionFor(validateExport(input), BENCH_TAG)
-  return engine instanceof PlaceholderSplicer ? 'splicer' : 'walker'
+  return engine instanceof PlaceholderSplicer ? 'splicer' : 'jsonSplicer'
 }
 
 function countPlaceholders(input: Uint8Array): number {

@@ -14,7 +14,7 @@ export function memorySection(bench) {
     async before() {
       bench.log('memory in Node')
       const memory = []
-      for (const mode of ['splicer', 'walker', 'replaceAll']) {
+      for (const mode of ['splicer', 'jsonSplicer', 'replaceAll']) {
         for (const bytes of config.sizes) {
           memory.push(
             bench.nodeJson(new URL('./node.mjs', import.meta.url), ['--expose-gc'], {

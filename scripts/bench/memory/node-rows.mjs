@@ -12,7 +12,7 @@ export function memoryNodeRows(r, config) {
   const [small, large] = config.memory.sizes
   for (const bytes of [small, large]) {
     const a = mem('replaceAll', bytes)
-    for (const engine of ['splicer', 'walker']) {
+    for (const engine of ['splicer', 'jsonSplicer']) {
       const w = mem(engine, bytes)
       rows.push(
         row(
@@ -25,7 +25,7 @@ export function memoryNodeRows(r, config) {
       )
     }
   }
-  for (const engine of ['splicer', 'walker']) {
+  for (const engine of ['splicer', 'jsonSplicer']) {
     const ws = mem(engine, small)
     const wl = mem(engine, large)
     for (const [what, key] of [

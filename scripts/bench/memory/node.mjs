@@ -4,9 +4,9 @@
  *
  *   node --expose-gc scripts/bench/memory/node.mjs '<json config>'   (prints one JSON object)
  *
- * Config: { casesModule, mode: 'splicer' | 'walker' | 'replaceAll', synthetic, bytes }
+ * Config: { casesModule, mode: 'splicer' | 'jsonSplicer' | 'replaceAll', synthetic, bytes }
  *
- * `splicer` and `walker` pull 64 KiB chunks from a generator (the input never exists whole),
+ * `splicer` and `jsonSplicer` pull 64 KiB chunks from a generator (the input never exists whole),
  * push each through `PlaceholderSplicer` or `JsonSplicer` and drop the output, as a response
  * stream would. After every chunk the heap is sampled, then fully collected and sampled again:
  * the first sample is the peak with that chunk's garbage, the second what the engine keeps. `replaceAll` is baseline (a),
@@ -50,9 +50,11 @@ function sample(collect) {
   samples++
 }
 
-if (config.mode === 'walker' || config.mode === 'splicer') {
+if (config.mode === 'jsonSplicer' || config.mode === 'splicer') {
   const engine =
-    config.mode === 'walker' ? new cases.JsonSplicer('bde') : new cases.PlaceholderSplicer('bde')
+    config.mode === 'jsonSplicer'
+      ? new cases.JsonSplicer('bde')
+      : new cases.PlaceholderSplicer('bde')
   for (const chunk of cases.syntheticChunks(config.synthetic, config.bytes)) {
     inputBytes += chunk.length
     outputBytes += engine.push(chunk).length

@@ -1,9 +1,7 @@
 /**
  * The `substitution` section: the throughput of the substitution engines and their variants, in Node (a
  * child process, substitution/node.mjs) and inside workerd (substitution-worker.ts), on the fixtures and
- * two synthetic 20 MB exports. Figures: `walkerNode`, `walkerWorkerd`. `walker` is the JSON
- * splicer in the figures and the rows' labels, the names docs/bench-latest.json and the table of
- * docs/performance.md hold.
+ * two synthetic 20 MB exports. Figures: `substitutionNode`, `substitutionWorkerd`.
  */
 import { substitutionInWorkerd } from './in-workerd.mjs'
 import { substitutionRows } from './rows.mjs'
@@ -18,7 +16,7 @@ export function substitutionSection(bench) {
     async before() {
       bench.log('substitution in Node')
       return {
-        walkerNode: bench.nodeJson(new URL('./node.mjs', import.meta.url), [], {
+        substitutionNode: bench.nodeJson(new URL('./node.mjs', import.meta.url), [], {
           casesModule: bench.casesModule,
           inputs: bench.substitutionInputs,
           rounds: config.rounds,
@@ -29,7 +27,7 @@ export function substitutionSection(bench) {
     async during({ urls }) {
       bench.log('substitution in workerd')
       return {
-        walkerWorkerd: await substitutionInWorkerd(urls.substitution, {
+        substitutionWorkerd: await substitutionInWorkerd(urls.substitution, {
           cases: bench.cases,
           inputs: bench.substitutionInputs,
           rounds: config.rounds,

@@ -5,12 +5,12 @@
 import { kb, mb, row, verdict } from '../lib/rows.mjs'
 import { median, pairedRatio } from '../lib/stats.mjs'
 
-/** The substitution rows of `r.walkerWorkerd` and `r.walkerNode`. */
+/** The substitution rows of `r.substitutionWorkerd` and `r.substitutionNode`. */
 export function substitutionRows(r) {
   const rows = []
   for (const [env, list] of [
-    ['workerd', r.walkerWorkerd ?? []],
-    ['Node', r.walkerNode?.results ?? []],
+    ['workerd', r.substitutionWorkerd ?? []],
+    ['Node', r.substitutionNode?.results ?? []],
   ]) {
     for (const input of list) {
       const m = Object.fromEntries(Object.entries(input.mbps).map(([k, v]) => [k, median(v)]))
@@ -18,7 +18,7 @@ export function substitutionRows(r) {
       const what = `${input.name.replace(/^synthetic-20MB-/, 'synthetic ')} (${size}), ${env}`
       const c = input.check
       const engine = c.readPathEngine
-      const sameBytes = { splicer: c.splicerSameBytes, walker: c.walkerSameBytes }
+      const sameBytes = { splicer: c.splicerSameBytes, jsonSplicer: c.jsonSplicerSameBytes }
       const ra = pairedRatio(input.mbps[engine], input.mbps.replaceAll)
       const rb = pairedRatio(input.mbps[engine], input.mbps.streamparser)
       rows.push(
@@ -41,11 +41,11 @@ export function substitutionRows(r) {
           c.streamparserSameParsed ? verdict(rb >= 50) : 'FAIL',
         ),
       )
-      for (const other of ['splicer', 'walker'].filter((name) => name !== engine)) {
+      for (const other of ['splicer', 'jsonSplicer'].filter((name) => name !== engine)) {
         rows.push(
           row(
             'substitution',
-            `${what}: ${other}${other === 'walker' ? ' (escaped spellings)' : ''}`,
+            `${what}: ${other}${other === 'jsonSplicer' ? ' (escaped spellings)' : ''}`,
             mb(m[other]),
             `(a) replaceAll ${mb(m.replaceAll)}`,
             pairedRatio(input.mbps[other], input.mbps.replaceAll),
@@ -65,10 +65,10 @@ export function substitutionRows(r) {
           ),
           row(
             'substitution',
-            `${what}: walker as a TransformStream, 64 KiB / 4 KiB chunks`,
+            `${what}: jsonSplicer as a TransformStream, 64 KiB / 4 KiB chunks`,
             `${mb(m.stream)} / ${mb(m.stream4k)}`,
-            `walker.push ${mb(m.walker)}`,
-            pairedRatio(input.mbps.stream4k, input.mbps.walker),
+            `jsonSplicer.push ${mb(m.jsonSplicer)}`,
+            pairedRatio(input.mbps.stream4k, input.mbps.jsonSplicer),
             '',
             c.streamSameBytes ? '' : 'FAIL',
           ),
