@@ -1,10 +1,11 @@
 /** Vectors of the parts: each entity, each key of an entity, each key of a passenger. */
 import {
+  FRAME_PATH,
   PARTS,
   PASSENGER_PATH,
-  FRAME_PATH,
   dataMerge,
   exportOf,
+  merging,
   part,
   swapCase,
   tagOf,
@@ -25,8 +26,8 @@ export function entityVectors(vocabulary) {
         vector(
           `key of ${type}`,
           key,
-          exportOf({ frame: [dataMerge(type, `{${key}:${value}}`)] }),
-          exportOf({ frame: [dataMerge(type, `{${other}:${value}}`)] }),
+          merging(type, `{${key}:${value}}`),
+          merging(type, `{${other}:${value}}`),
           'key',
           FRAME_PATH,
           other,

@@ -40,9 +40,12 @@ export function dataMerge(type, compound, selector = `@e[type=${type},tag=${tagO
   return `data merge entity ${selector} ${compound}`
 }
 
+/** An export whose one frame command merges `compound` into `type`'s parts (or `selector`'s). */
+export const merging = (type, compound, selector) =>
+  exportOf({ frame: [dataMerge(type, compound, selector)] })
+
 /** An export whose frame makes the parts `selector` finds glow. */
-export const glowing = (selector) =>
-  exportOf({ frame: [dataMerge('block_display', '{Glowing:1b}', selector)] })
+export const glowing = (selector) => merging('block_display', '{Glowing:1b}', selector)
 
 export const playsound = (args) => `playsound ${args}`
 

@@ -1,69 +1,62 @@
 /** Vectors of the limits: an export at each limit, and one a step past it. */
 import { FRAME_PATH, PARTS, PASSENGER_PATH, dataMerge, exportOf, part, vector } from './exports.mjs'
 
+const ANIMATIONS_PATH = 'content.datapack.anim_keyframes'
+
+/** Passengers: a part, and one whose name is a list nested `depth` deep. */
+const nested = (depth) =>
+  `${part(PARTS[0])},{id:"minecraft:block_display",CustomName:${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
+/** Animations: one whose name is `length` characters long. */
+const animation = (length) => ({
+  ['a'.repeat(length)]: { 0: [dataMerge('block_display', '{Glowing:1b}')] },
+})
+/** Passengers: the three parts, the first named with JSON text of `length` characters. */
+const named = (length) =>
+  `${PARTS.map((p, i) => part(p, i === 0 ? `,CustomName:'{"text":"${'x'.repeat(length - 11)}"}'` : '')).join(',')}`
+/** Passengers: n tags of a nested part, the three parts' and (allowed only) the hitbox's. */
+const tags = (n) =>
+  part(
+    PARTS[0],
+    `,Passengers:[{id:"block_display",Tags:[${Array.from({ length: n }, (_, i) => `"t${i}"`).join(',')}]}]`,
+  ) +
+  ',' +
+  PARTS.slice(1)
+    .map((p) => part(p))
+    .join(',')
+
 /**
- * The longest command, the deepest SNBT, the longest animation name, the longest text, the most
- * tags of a part, and the longest `found` a refusal quotes.
+ * The longest command, the deepest SNBT, the longest animation name and the longest text, each
+ * at its limit and one past it; the most tags of a part; the longest `found` a refusal quotes.
  */
 export function limitVectors(vocabulary) {
   const limits = vocabulary.limits
   const commandOf = commandOfLength(vocabulary)
-  const nested = (depth) =>
-    `{id:"minecraft:block_display",CustomName:${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
-  const animation = (length) => ({
-    ['a'.repeat(length)]: { 0: [dataMerge('block_display', '{Glowing:1b}')] },
-  })
-  // A part's name: JSON text of `length` characters, `{"text":"x..."}`.
-  const named = (length) =>
-    `${PARTS.map((p, i) => part(p, i === 0 ? `,CustomName:'{"text":"${'x'.repeat(length - 11)}"}'` : '')).join(',')}`
-  // n tags of a nested part, the three parts' and (allowed only) the hitbox's.
-  const tags = (n) =>
-    part(
-      PARTS[0],
-      `,Passengers:[{id:"block_display",Tags:[${Array.from({ length: n }, (_, i) => `"t${i}"`).join(',')}]}]`,
-    ) +
-    ',' +
-    PARTS.slice(1)
-      .map((p) => part(p))
-      .join(',')
-  const longId = (length) => `{id:"${'x'.repeat(length)}"}`
-  return [
-    vector(
-      'limit',
-      'maxCommandChars',
-      exportOf({ frame: [commandOf(limits.maxCommandChars)] }),
-      exportOf({ frame: [commandOf(limits.maxCommandChars + 1)] }),
-      'length',
-      FRAME_PATH,
-      String(limits.maxCommandChars + 1),
-    ),
-    vector(
-      'limit',
-      'maxSnbtDepth',
-      exportOf({ passengers: `${part(PARTS[0])},${nested(limits.maxSnbtDepth)}` }),
-      exportOf({ passengers: `${part(PARTS[0])},${nested(limits.maxSnbtDepth + 1)}` }),
-      'depth',
-      PASSENGER_PATH,
-      '[',
-    ),
-    vector(
-      'limit',
-      'maxNameChars',
-      exportOf({ animations: animation(limits.maxNameChars) }),
-      exportOf({ animations: animation(limits.maxNameChars + 1) }),
-      'length',
-      'content.datapack.anim_keyframes',
-      String(limits.maxNameChars + 1),
-    ),
-    vector(
-      'limit',
+  const past = (name) => String(limits[name] + 1)
+  // Each: the limit, what holds `n` of it, then the refusal's reason, path and what it found.
+  const onePast = [
+    ['maxCommandChars', (n) => ({ frame: [commandOf(n)] }), 'length', FRAME_PATH, past],
+    ['maxSnbtDepth', (n) => ({ passengers: nested(n) }), 'depth', PASSENGER_PATH, () => '['],
+    ['maxNameChars', (n) => ({ animations: animation(n) }), 'length', ANIMATIONS_PATH, past],
+    [
       'maxTextChars',
-      exportOf({ passengers: named(limits.maxTextChars) }),
-      exportOf({ passengers: named(limits.maxTextChars + 1) }),
+      (n) => ({ passengers: named(n) }),
       'length',
       PASSENGER_PATH,
-      'CustomName',
+      () => 'CustomName',
+    ],
+  ].map(([name, holding, reason, path, found]) =>
+    vector(
+      'limit',
+      name,
+      exportOf(holding(limits[name])),
+      exportOf(holding(limits[name] + 1)),
+      reason,
+      path,
+      found(name),
     ),
+  )
+  return [
+    ...onePast,
     vector(
       'limit',
       'maxOwnTags',
@@ -77,7 +70,7 @@ export function limitVectors(vocabulary) {
       'limit',
       'maxFoundChars',
       exportOf({}),
-      exportOf({ passengers: longId(limits.maxFoundChars + 1) }),
+      exportOf({ passengers: `{id:"${'x'.repeat(limits.maxFoundChars + 1)}"}` }),
       'entity',
       PASSENGER_PATH,
       `${'x'.repeat(limits.maxFoundChars - 1)}\u2026`,

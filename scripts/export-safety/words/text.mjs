@@ -1,5 +1,5 @@
 /** Vectors of JSON text: each kind of text that reads the world, each key that holds text. */
-import { FRAME_PATH, dataMerge, exportOf, vector } from './exports.mjs'
+import { FRAME_PATH, merging, vector } from './exports.mjs'
 
 /** JSON text of `kind` reading the part that shows it. */
 const reading = (kind) => `{"${kind}":"@s"}`
@@ -10,8 +10,8 @@ export function textVectors(vocabulary) {
     vector(
       'world-reading text',
       kind,
-      exportOf({ frame: [dataMerge('text_display', `{text:'${reading('text')}'}`)] }),
-      exportOf({ frame: [dataMerge('text_display', `{text:'${reading(kind)}'}`)] }),
+      merging('text_display', `{text:'${reading('text')}'}`),
+      merging('text_display', `{text:'${reading(kind)}'}`),
       'text',
       FRAME_PATH,
       kind,
@@ -23,8 +23,8 @@ export function textVectors(vocabulary) {
       vector(
         'text key',
         key,
-        exportOf({ frame: [dataMerge('text_display', `{${key}:'${reading('text')}'}`)] }),
-        exportOf({ frame: [dataMerge('text_display', `{${key}:'${reading('selector')}'}`)] }),
+        merging('text_display', `{${key}:'${reading('text')}'}`),
+        merging('text_display', `{${key}:'${reading('selector')}'}`),
         'text',
         FRAME_PATH,
         'selector',

@@ -1,5 +1,5 @@
 /** Vectors of the value types: each key's type, each item component allowed or refused. */
-import { FRAME_PATH, PARTS, dataMerge, exportOf, vector } from './exports.mjs'
+import { FRAME_PATH, PARTS, merging, vector } from './exports.mjs'
 import { sampleOf, wrongOf } from './values.mjs'
 
 /** An item of stone with one component. */
@@ -16,8 +16,8 @@ export function keyTypeVectors(vocabulary) {
       vector(
         'key type',
         key,
-        exportOf({ frame: [dataMerge(type, `{${key}:${sampleOf(vocabulary.types, ref)}}`)] }),
-        exportOf({ frame: [dataMerge(type, `{${key}:${wrongOf(vocabulary.types, ref)}}`)] }),
+        merging(type, `{${key}:${sampleOf(vocabulary.types, ref)}}`),
+        merging(type, `{${key}:${wrongOf(vocabulary.types, ref)}}`),
         'type',
         FRAME_PATH,
         key,
@@ -33,10 +33,8 @@ export function componentVectors(vocabulary) {
     vector(
       'item component',
       name,
-      exportOf({ frame: [dataMerge('item_display', item(name, sampleOf(vocabulary.types, ref)))] }),
-      exportOf({
-        frame: [dataMerge('item_display', item(`${name}_`, sampleOf(vocabulary.types, ref)))],
-      }),
+      merging('item_display', item(name, sampleOf(vocabulary.types, ref))),
+      merging('item_display', item(`${name}_`, sampleOf(vocabulary.types, ref))),
       'component',
       FRAME_PATH,
       `${name}_`,
@@ -46,10 +44,8 @@ export function componentVectors(vocabulary) {
     vector(
       'refused component',
       name,
-      exportOf({
-        frame: [dataMerge('item_display', item('minecraft:item_model', '"minecraft:stone"'))],
-      }),
-      exportOf({ frame: [dataMerge('item_display', item(name, '{}'))] }),
+      merging('item_display', item('minecraft:item_model', '"minecraft:stone"')),
+      merging('item_display', item(name, '{}')),
       'component',
       FRAME_PATH,
       name,
