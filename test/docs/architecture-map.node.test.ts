@@ -29,13 +29,18 @@ describe("docs/architecture.md's map", () => {
     )
   })
 
-  it('holds every folder of src/ and every module at its root', () => {
+  it('holds every folder of src/, every folder inside one with a face, every module at its root', () => {
     const modules = cruise(ROOT)
     const rooms = new Set(
       modules
-        .map(({ source }) => /^src\/([^/]+\/|[^/]+\.ts$)/.exec(source)?.[1])
-        .filter((room) => room !== undefined && !room.endsWith('.d.ts')),
+        .flatMap(({ source }) => [
+          /^src\/([^/]+\/|[^/]+\.ts$)/.exec(source)?.[1],
+          /^src\/([^/]+\/.+\/)index\.ts$/.exec(source)?.[1],
+        ])
+        .filter((room): room is string => room !== undefined && !room.endsWith('.d.ts')),
     )
+    // A room inside a room (export-safety/readers/) is found too.
+    expect([...rooms].filter((room) => room.split('/').length > 2)).not.toEqual([])
     const map = drawMap(modules)
     expect(rooms.size).toBeGreaterThan(10)
     for (const room of rooms) expect(map).toContain(`| \`src/${room}\``)
