@@ -26,12 +26,16 @@ try {
   const release = withRelease(readFileSync('CHANGELOG.md', 'utf8'), changes, values.date)
   writeFileSync('CHANGELOG.md', release.changelog)
   for (const name of names) rmSync(join(folder, name))
+  const files = names.length === 1 ? '1 change file' : `${names.length} change files`
+  const java = changes.some((change) => change.java !== 'none')
+    ? `  ${release.java} in clients/java/pom.xml and clients/java/README.md`
+    : `  (the Java client stays at ${release.java})`
   console.log(
     `CHANGELOG.md: ${release.api} - ${values.date} (Java client ${release.java}), ` +
-      `from ${names.length} change files (deleted). Then:\n` +
+      `from ${files} (deleted). Then:\n` +
       `  npm version ${release.api} --no-git-tag-version\n` +
       '  npm run openapi:release\n' +
-      `  the Java client at ${release.java} in clients/java/pom.xml and its README, if it changed`,
+      java,
   )
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   COMMAND,
   cruise,
@@ -22,15 +22,19 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PAGE = 'docs/architecture.md'
 
 describe("docs/architecture.md's map", () => {
+  let modules: CruisedModule[]
+  beforeAll(() => {
+    modules = cruise(ROOT)
+  })
+
   it('is what the imports of src/ draw now', () => {
     const page = readFileSync(join(ROOT, PAGE), 'utf8')
     expect(page, `${PAGE}'s map is not what src/'s imports draw: run \`${COMMAND}\``).toBe(
-      withMap(page, drawMap(cruise(ROOT))),
+      withMap(page, drawMap(modules)),
     )
   })
 
   it('holds every folder of src/, every folder inside one with a face, every module at its root', () => {
-    const modules = cruise(ROOT)
     const rooms = new Set(
       modules
         .flatMap(({ source }) => [
