@@ -1,6 +1,6 @@
 /**
- * The rooms of src/ (its folders) and which way data flows between them (README "Layout",
- * docs/architecture.md). Each room knows only the rooms below it, so no two rooms import each
+ * The rooms of src/ (its folders) and which way data flows between them (docs/architecture.md,
+ * whose map `npm run docs:map` draws from the imports this configuration reads). Each room knows only the rooms below it, so no two rooms import each
  * other, directly or through a third; a room enters another only through its face (index.ts), and
  * code outside src/ (scripts/, test/, web/) through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
  * the first red build.

@@ -45,7 +45,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/**/*.node.test.ts'],
           maxWorkers: FILES_AT_ONCE,
           // A guard against a hang, not a speed bound: a test that takes a second on a quiet
           // machine may take twenty on a busy one.
@@ -54,12 +54,13 @@ export default defineConfig({
       },
       {
         // End to end in Node: the service started as `npm start` starts it, called over HTTP.
+        // Also the other tests that need Node (`*.node.test.ts`: a docs check that runs a tool).
         // Each file starts its own on a free port with fresh state, or uses the one that the
         // global setup starts for the files that need it with no settings of their own, so files
         // run side by side, beside the `workers` files (the same number at once: one group).
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/**/*.node.test.ts'],
           environment: 'node',
           globalSetup: ['test/e2e/shared-service-setup.ts'],
           testTimeout: 180_000,
