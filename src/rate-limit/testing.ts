@@ -1,45 +1,28 @@
 /**
  * The rate-limit room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the client key and its prefix, the limit and miss rules, the
- * window arithmetic, the write-behind's plan and the limiter's storage key prefix
- * (CLIENT_RECORD_PREFIX), which the room's own code uses and the tests and the bench reach. Why a
- * second face: docs/architecture.md#the-layering-rules.
+ * dependency-cruiser checks both). Each name is here because a test or the bench cannot reach it
+ * through the face (`index.ts`) or through the Worker: the line above each says why. The settings
+ * are read through the face (`rateLimitRules`, `missSettings`, `exemptNetworks`), and what a
+ * caller sees (headers, 429s, misses, exemptions) through HTTP. Why a second face:
+ * docs/architecture.md#the-layering-rules.
  */
-export { clientKey, prefixKey, UNKNOWN_CLIENT } from './client-key'
-export { parseExemptNetworks } from './exempt-networks'
-export {
-  admit,
-  clientForgetAt,
-  clientMiss,
-  type ClientRecord,
-  type LimitPolicy,
-  networkMiss,
-} from './limits'
+// The one parse of `CF-Connecting-IP`: its forms are too many to walk one request each, and a
+// test opens a client's or a network's object by the key it yields.
+export { clientAddress } from './client-key'
+// An isolate's burst room, driven with an explicit clock: a burst in one isolate at one instant
+// cannot be staged through the Worker, whose isolates tests do not choose.
 export { NetworkGate } from './network-gate'
-export {
-  countMiss,
-  DEFAULT_MISS_SETTINGS,
-  missesForgetAt,
-  type MissSettings,
-  type MissState,
-  penaltyEnd,
-} from './misses'
-export { CLIENT_RECORD_PREFIX } from './rate-limiter'
+// The object's decisions with an explicit clock: penalties of hours and windows of days, which
+// no test can wait out through the Worker.
+export { admit, clientForgetAt, clientMiss, networkMiss } from './limits'
+// The miss arithmetic under those decisions (budgets, doubling penalties), same clock.
+export { countMiss, missesForgetAt, penaltyEnd } from './misses'
+// The window arithmetic, same clock; the bench's limiters run it without an object.
+export { decide, refusalAsOf, type RateVerdict, type WindowRule, type WindowState } from './windows'
+// The bench builds its objects' policy from these, without the Worker's settings.
+export { DEFAULT_MISS_SETTINGS } from './misses'
 export { parseWindowRule } from './rules'
-export {
-  decide,
-  nearestExhaustion,
-  rateLimitHeaders,
-  type RateVerdict,
-  refusalAsOf,
-  type WindowRule,
-  type WindowState,
-} from './windows'
-export {
-  alarmStep,
-  nextAlarm,
-  planChange,
-  type RecordStorage,
-  UNSTORED,
-  writtenAt,
-} from './write-behind'
+// The write-behind's plan: which request writes and when the alarm runs, over hours of requests.
+export { alarmStep, nextAlarm, planChange, UNSTORED, writtenAt } from './write-behind'
+// The storage key of a client's record, which a test reads inside the object to see what it wrote.
+export { CLIENT_RECORD_PREFIX } from './rate-limiter'

@@ -1,8 +1,8 @@
 /**
- * The substitution room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the two finders (placeholder splicer, JSON splicer), which the
- * room's own code uses and the tests and the bench reach. Why a second face:
- * docs/architecture.md#the-layering-rules.
+ * The substitution room's second face, for scripts/bench/ only (never imported by src/;
+ * dependency-cruiser checks it); tests reach both finders through the face, `substitution`.
+ * Why a second face: docs/architecture.md#the-layering-rules.
  */
+// The bench measures each finder alone and names the one the read path chose by its class.
 export { PlaceholderSplicer } from './splicer'
 export { JsonSplicer } from './json-splicer'

@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import {
-  prefixKey,
   admit,
   clientForgetAt,
   clientMiss,
   networkMiss,
-  type LimitPolicy,
   countMiss,
   DEFAULT_MISS_SETTINGS,
   missesForgetAt,
   penaltyEnd,
-  type MissSettings,
-  type MissState,
 } from '../../src/rate-limit/testing'
 import { missSettings } from '../../src/rate-limit/index'
+import type { LimitPolicy, MissSettings, MissState } from '../support/limiter-shapes'
 
 const T0 = Date.UTC(2030, 0, 1)
 const MIN = 60_000
@@ -44,18 +41,6 @@ function untilBreach(state: MissState | undefined, now: number): MissState {
   while (penaltyEnd(state, now) === 0)
   return state
 }
-
-describe('prefixKey', () => {
-  it.each([
-    ['192.0.2.7', '192.0.2.0/24'],
-    ['2001:db8:1:2::/64', '2001:db8:1::/48'],
-    ['0:0:0:0::/64', '0:0:0::/48'],
-    ['unknown', 'unknown'],
-    ['not an address', 'not an address'],
-  ])('puts %s under %s', (client, prefix) => {
-    expect(prefixKey(client)).toBe(prefix)
-  })
-})
 
 describe('the miss budget', () => {
   it('allows the budget and starts the first penalty at the miss past it', () => {

@@ -12,10 +12,8 @@ import {
   DEFAULT_MISS_SETTINGS,
   NetworkGate,
   networkMiss,
-  type ClientRecord,
-  type LimitPolicy,
-  type MissState,
 } from '../../src/rate-limit/testing'
+import type { ClientRecord, LimitPolicy, MissState } from '../support/limiter-shapes'
 
 const T0 = Date.UTC(2030, 0, 1)
 const POLICY: LimitPolicy = {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  alarmStep,
-  nextAlarm,
-  planChange,
-  UNSTORED,
-  writtenAt,
-  type RecordStorage,
-} from '../../src/rate-limit/testing'
+import { alarmStep, nextAlarm, planChange, UNSTORED, writtenAt } from '../../src/rate-limit/testing'
+import type { RecordStorage } from '../support/limiter-shapes'
 
 const FLUSH = 9_000
 const LAPSE = 3_600_000
