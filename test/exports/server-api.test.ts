@@ -122,7 +122,7 @@ describe('the memory a read holds', () => {
     expect((await res.text()) === DENSE.replaceAll(PLACEHOLDER, tag)).toBe(true)
   })
 
-  it('pumps at most 256 KiB in and out at a time, whatever the tag', async () => {
+  it('reads at most 256 KiB at a time, substituted, whatever the tag', async () => {
     // 70,000 placeholders: over 1 MiB stored, so streamed with any tag, short or long.
     const doc = `{"content":{"a":"${PLACEHOLDER.repeat(70_000)}"}}`
     await storeExport('241236', doc)
@@ -134,14 +134,13 @@ describe('the memory a read holds', () => {
         `/server-api?id=241236&tag=${tag}`,
       )
       expect(res.status).toBe(200)
-      const writes: number[] = []
-      for await (const chunk of res.body!) writes.push(chunk.length)
-      const outputBytes = doc.replaceAll(PLACEHOLDER, tag).length
-      expect(writes.reduce((a, b) => a + b, 0)).toBe(outputBytes)
-      // A write may also carry a placeholder held back from the chunk before (under 1 KiB).
-      expect(Math.max(...writes)).toBeLessThanOrEqual(READ_CHUNK_BYTES + 1024)
-      expect(Math.max(...reads)).toBeLessThanOrEqual(READ_CHUNK_BYTES)
+      expect((await res.text()) === doc.replaceAll(PLACEHOLDER, tag)).toBe(true)
       expect(reads.reduce((a, b) => a + b, 0)).toBe(bytes.length)
+      // The response reaches the caller in the platform's own pieces, so what the pump holds
+      // shows in its reads: each, made only of placeholders, substituted still fits.
+      const growth = Math.max(PLACEHOLDER.length, tag.length) / PLACEHOLDER.length
+      expect(Math.max(...reads) * growth).toBeLessThanOrEqual(READ_CHUNK_BYTES)
+      expect(Math.max(...reads) * growth).toBeGreaterThan(READ_CHUNK_BYTES / 2)
     }
   })
 
