@@ -12,11 +12,9 @@ export { clientAddress } from './client-key'
 // An isolate's burst room, driven with an explicit clock: a burst inside one isolate at one
 // instant cannot be staged through the Worker, whose isolates a test does not choose.
 export { NetworkGate } from './network-gate'
-// The object's decisions with an explicit clock: penalties of hours and windows of days, which
-// no test waits out through the Worker.
+// The object's decisions with an explicit clock (windows, misses, penalties doubling over days),
+// which no test waits out through the Worker.
 export { admit, clientForgetAt, clientMiss, networkMiss } from './limits'
-// The miss arithmetic under those decisions (budgets, doubling penalties), same clock.
-export { countMiss, missesForgetAt, penaltyEnd } from './misses'
 // The window arithmetic, same clock; the bench's limiters run it without an object.
 export { decide, refusalAsOf, type RateVerdict, type WindowRule, type WindowState } from './windows'
 // The bench's objects take the default miss limit without the Worker's settings.
@@ -24,6 +22,6 @@ export { DEFAULT_MISS_SETTINGS } from './misses'
 // The bench reads its objects' windows from its own query strings, not from settings.
 export { parseWindowRule } from './rules'
 // The write-behind's plan: which request writes and when the alarm runs, over hours of requests.
-export { alarmStep, nextAlarm, planChange, UNSTORED, writtenAt } from './write-behind'
+export { alarmStep, nextAlarm, planChange, UNSTORED } from './write-behind'
 // The storage key of a client's record, which a test reads inside the object to see what it wrote.
 export { CLIENT_RECORD_PREFIX } from './rate-limiter'
