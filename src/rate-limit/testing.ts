@@ -15,8 +15,9 @@ export { NetworkGate } from './network-gate'
 // The object's decisions with an explicit clock (windows, misses, penalties doubling over days),
 // which no test waits out through the Worker.
 export { admit, clientForgetAt, clientMiss, networkMiss } from './limits'
-// The window arithmetic, same clock; the bench's limiters run it without an object.
-export { decide, refusalAsOf, type RateVerdict, type WindowRule, type WindowState } from './windows'
+// The window arithmetic, same clock, which the windows' edges are checked on and the bench's
+// limiters run without an object.
+export { decide, type RateVerdict, type WindowRule, type WindowState } from './windows'
 // The bench's objects take the default miss limit without the Worker's settings.
 export { DEFAULT_MISS_SETTINGS } from './misses'
 // The bench reads its objects' windows from its own query strings, not from settings.

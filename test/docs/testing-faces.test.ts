@@ -19,7 +19,7 @@ const BOUNDS: Record<string, number> = {
   exports: 2,
   ids: 7,
   publish: 1,
-  'rate-limit': 18,
+  'rate-limit': 17,
   storage: 1,
   substitution: 2,
 }

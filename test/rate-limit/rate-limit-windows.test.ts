@@ -1,13 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { reset } from 'cloudflare:test'
 import { rateLimitRules } from '../../src/rate-limit'
-import {
-  decide,
-  refusalAsOf,
-  type WindowRule,
-  type WindowState,
-} from '../../src/rate-limit/testing'
+import { decide, type WindowRule, type WindowState } from '../../src/rate-limit/testing'
 import { callWithEnv } from '../support/helpers'
 
 const RULES: WindowRule[] = [
@@ -148,34 +143,39 @@ describe('the window the legacy headers describe', () => {
   })
 })
 
-describe('refusalAsOf', () => {
-  const refused = decide(
-    RULES,
-    { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
-    T0,
-  ).verdict
-
-  it('moves only the durations of a standing refusal', () => {
-    expect(refused.admitted).toBe(false)
-    const later = refusalAsOf(RULES, refused, T0 + 2_500)
-    expect(later).toEqual(
-      decide(
-        RULES,
-        { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
-        T0 + 2_500,
-      ).verdict,
-    )
-    expect(later.retryAfterSeconds).toBe(2)
+describe('a refusal asked again', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    return reset()
   })
 
-  it('shows a window that lapsed meanwhile as empty, as the limiter would', () => {
-    const stored = {
-      short: { count: 1, resetAt: T0 + 4_000 },
-      long: { count: 3, resetAt: T0 + 60_000 },
-    }
-    const refusal = decide(RULES, stored, T0).verdict
-    expect(refusalAsOf(RULES, refusal, T0 + 5_000)).toEqual(
-      decide(RULES, stored, T0 + 5_000).verdict,
+  /** A request of one client at `T0 + seconds`, with the windows of RULES. */
+  async function at(seconds: number): Promise<Response> {
+    vi.setSystemTime(T0 + seconds * 1000)
+    return callWithEnv(
+      { RATE_LIMIT_SHORT: '2/10', RATE_LIMIT_LONG: '3/100' },
+      '/server-api?id=999999',
+      {
+        headers: { 'CF-Connecting-IP': '192.0.2.41' },
+      },
     )
+  }
+
+  it('is answered as the limiter would: durations moved, a window lapsed meanwhile shown empty', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    await at(0)
+    await at(0)
+    await at(10)
+    const refused = await at(11)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('RateLimit')).toBe('"short";r=1;t=9, "long";r=0;t=89')
+    const later = await at(12.5)
+    expect(later.headers.get('Retry-After')).toBe('88')
+    expect(later.headers.get('RateLimit')).toBe('"short";r=1;t=8, "long";r=0;t=88')
+    // The short window reset at 20 s: the refusal shows it as the limiter would, full and unstarted.
+    const lapsed = await at(25)
+    expect(lapsed.status).toBe(429)
+    expect(lapsed.headers.get('Retry-After')).toBe('75')
+    expect(lapsed.headers.get('RateLimit')).toBe('"short";r=2;t=10, "long";r=0;t=75')
   })
 })
