@@ -4,8 +4,7 @@
  * through the face or through the Worker, each with its reason. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// The tag rule, held to thousands of arbitrary strings per property, many of which no URL can
-// carry to the Worker (lone surrogates, raw control bytes).
+// The tag rule on thousands of arbitrary strings, many of which no URL can carry to the Worker.
 export { sanitizeTag } from './tag'
 // The bench labels each case with the engine the read path would choose for it.
 export { substitutionFor } from './substitution-for-export'

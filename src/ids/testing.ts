@@ -4,9 +4,7 @@
  * or through the Worker, each with its reason. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// Where an ID lives: a test opens the shard that owns an ID, to read or damage what it holds,
-// and checks the mapping on every ID of the space, which publishing one at a time cannot.
+// Where an ID lives: the shard a test opens to read or damage, and the mapping over every ID.
 export { idAt, idSpace, locateId, shardName, shardSize } from './id-space'
-// A shard's index of free slots, driven across its buckets' edges, which a test would need
-// hundreds of publishes to reach through the allocator.
+// A shard's free-slot index across its buckets' edges, hundreds of publishes away through HTTP.
 export { BUCKET_SLOTS, SlotIndex } from './slot-index'

@@ -5,7 +5,5 @@
  * runtime, so that the bench can bundle it for Node. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// Publishing's one pass over an export, which yields what it stores beside the body: tests store
-// exports without the editor API (faults, lags, sizes no publish would take) and weigh that pass
-// against the others, and the bench measures it alone.
+// Publishing's one pass, which gives what a test stores beside an export it plants without HTTP.
 export { validateExport } from './validate'

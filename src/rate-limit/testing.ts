@@ -6,23 +6,21 @@
  * what a caller sees (headers, 429s, misses, exemptions) through HTTP. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// The one parse of `CF-Connecting-IP`: its forms are too many to walk one request each, and a
-// test opens a client's or a network's object by the keys it yields.
+// Every text form of `CF-Connecting-IP` at once, and the keys a test opens objects by.
 export { clientAddress } from './client-key'
-// An isolate's burst room, driven with an explicit clock: a burst inside one isolate at one
-// instant cannot be staged through the Worker, whose isolates a test does not choose.
+// One isolate's burst room at one instant, which the Worker's isolates cannot be made to stage.
 export { NetworkGate } from './network-gate'
-// The object's decisions with an explicit clock (windows, misses, penalties doubling over days),
-// which no test waits out through the Worker.
+// The object's decisions on an explicit clock: penalties over days no test waits out via HTTP.
 export { admit, clientForgetAt, clientMiss, networkMiss } from './limits'
-// The window arithmetic, same clock, which the windows' edges are checked on and the bench's
-// limiters run without an object.
-export { decide, type RateVerdict, type WindowRule, type WindowState } from './windows'
+// The window arithmetic on an explicit clock; the bench's limiters run it without an object.
+export { decide } from './windows'
+// The shapes the bench's limiters take and answer, beside `decide`.
+export type { RateVerdict, WindowRule, WindowState } from './windows'
 // The bench's objects take the default miss limit without the Worker's settings.
 export { DEFAULT_MISS_SETTINGS } from './misses'
 // The bench reads its objects' windows from its own query strings, not from settings.
 export { parseWindowRule } from './rules'
-// The write-behind's plan: which request writes and when the alarm runs, over hours of requests.
+// The write-behind's plan (which request writes, when the alarm runs) over hours of requests.
 export { alarmStep, nextAlarm, planChange, UNSTORED } from './write-behind'
-// The storage key of a client's record, which a test reads inside the object to see what it wrote.
+// The key of a client's record in its object's storage, which a test reads to see what it wrote.
 export { CLIENT_RECORD_PREFIX } from './rate-limiter'

@@ -4,6 +4,5 @@
  * through the face or through the Worker, each with its reason. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// The KV key of an export, under which tests plant, damage or look for a stored record, and
-// the bench stores its exports without publishing them.
+// The KV key under which a test plants, damages or looks for an export, and the bench stores one.
 export { exportKey } from './export-store'
