@@ -1,15 +1,10 @@
 /**
  * The exports room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the read path's body pump and its limits, the substitution
- * chosen for an export, the tag rule, which the room's own code uses and the tests and the bench
- * reach. Why a second face: docs/architecture.md#the-layering-rules.
+ * dependency-cruiser checks both). The names here are what a test or the bench cannot reach
+ * through the face or through the Worker, each with its reason. Why a second face:
+ * docs/architecture.md#the-layering-rules.
  */
-export {
-  pumpSubstituted,
-  READ_CHUNK_BYTES,
-  SinkClosedError,
-  streamReadBytes,
-  WHOLE_READ_MAX_BYTES,
-} from './substituted-body'
-export { substitutionFor } from './substitution-for-export'
+// The tag rule on thousands of arbitrary strings, many of which no URL can carry to the Worker.
 export { sanitizeTag } from './tag'
+// The bench labels each case with the engine the read path would choose for it.
+export { substitutionFor } from './substitution-for-export'

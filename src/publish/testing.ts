@@ -1,10 +1,9 @@
 /**
  * The publish room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the quick command and the export validator, which the room's
- * own code uses and the tests and the bench reach. The RPC entrypoint, `PublishService`, is
- * exported by the Worker itself (src/index.ts); it is not here, so that the bench can bundle
- * this face for Node, without the Workers runtime. Why a second face:
+ * dependency-cruiser checks both). The names here are what a test or the bench cannot reach
+ * through the face or through the Worker, each with its reason. It stays free of the Workers
+ * runtime, so that the bench can bundle it for Node. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-export { quickCommand, quickCommandPrefix } from './quick-command'
+// Publishing's one pass, which gives what a test stores beside an export it plants without HTTP.
 export { validateExport } from './validate'

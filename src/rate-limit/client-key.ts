@@ -10,55 +10,66 @@
  * has: a site gets a /48 (RFC 6177), a hosting customer a block of IPv4 addresses. Misses count
  * for it too (misses.ts), in a Durable Object of its own that only the miss path reaches; each
  * client's windows live in the client's own object.
+ *
+ * The header is parsed once per request (`clientAddress`, kept on the request's context by
+ * request-context.ts), into everything the limiter and the log need of it: the client's key, its
+ * network's key and the bytes the exempt networks are matched against.
  */
 
 /** The header Cloudflare sets to the client's address. */
 export const CLIENT_IP_HEADER = 'CF-Connecting-IP'
 /** The key of requests without the header, which only happens outside Cloudflare (tests, dev). */
-export const UNKNOWN_CLIENT = 'unknown'
+const UNKNOWN_CLIENT = 'unknown'
 
 const IPV6_GROUPS = 8
 const HEX_GROUP = /^[0-9a-f]{1,4}$/i
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
 
-/**
- * The rate-limit key of a client address: the dotted IPv4 address, or the IPv6 /64 prefix as
- * `2001:db8:0:1::/64`. An IPv4-mapped IPv6 address is its IPv4 address. A value that does not
- * parse is its own key.
- */
-export function clientKey(connectingIp: string | null | undefined): string {
+/** A client's address as the limiter counts it: parsed once, in every form it is used in. */
+export interface ClientAddress {
+  /**
+   * The rate-limit key: the dotted IPv4 address (an IPv4-mapped IPv6 address is its IPv4
+   * address), or the IPv6 /64 prefix as `2001:db8:0:1::/64`; `unknown` without the header; a
+   * value that does not parse is its own key.
+   */
+  readonly key: string
+  /**
+   * The key of the client's network: `192.0.2.0/24` for `192.0.2.7`, `2001:db8:1::/48` for
+   * `2001:db8:1:2::/64`. A key that is no address is its own network.
+   */
+  readonly prefix: string
+  /** 4 or 6; null for a key that is no address. */
+  readonly family: 4 | 6 | null
+  /** The address's bytes, 4 for IPv4 and 16 for IPv6, which exempt networks match; or empty. */
+  readonly bytes: readonly number[]
+}
+
+/** The client address of a `CF-Connecting-IP` value (absent: the `unknown` client). */
+export function clientAddress(connectingIp: string | null | undefined): ClientAddress {
   const raw = connectingIp?.trim() ?? ''
-  if (raw === '') return UNKNOWN_CLIENT
-  const v4 = parseIpv4(raw)
-  if (v4 !== null) return v4.join('.')
-  const v6 = parseIpv6(raw)
-  if (v6 === null) return raw
-  if (isIpv4Mapped(v6)) return [v6[6]! >> 8, v6[6]! & 0xff, v6[7]! >> 8, v6[7]! & 0xff].join('.')
-  return `${v6
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(':')}::/64`
+  if (raw === '') return notAnAddress(UNKNOWN_CLIENT)
+  const bytes = addressBytes(raw)
+  if (bytes === null) return notAnAddress(raw)
+  if (bytes.length === 4) {
+    const [a, b, c, d] = bytes
+    return { key: `${a}.${b}.${c}.${d}`, prefix: `${a}.${b}.${c}.0/24`, family: 4, bytes }
+  }
+  const groups = [0, 2, 4, 6].map((i) => ((bytes[i]! << 8) | bytes[i + 1]!).toString(16))
+  return {
+    key: `${groups.join(':')}::/64`,
+    prefix: `${groups.slice(0, 3).join(':')}::/48`,
+    family: 6,
+    bytes,
+  }
 }
 
-const IPV4_KEY = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/
-const IPV6_KEY = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):[0-9a-f]{1,4}::\/64$/
-
-/**
- * The wider prefix of a client key: `192.0.2.0/24` for `192.0.2.7`, `2001:db8:1::/48` for
- * `2001:db8:1:2::/64`. A key that is neither (`unknown`, a value that did not parse) is its own
- * prefix.
- */
-export function prefixKey(clientKey: string): string {
-  const v4 = IPV4_KEY.exec(clientKey)
-  if (v4 !== null) return `${v4[1]}.0/24`
-  const v6 = IPV6_KEY.exec(clientKey)
-  if (v6 !== null) return `${v6[1]}::/48`
-  return clientKey
+function notAnAddress(key: string): ClientAddress {
+  return { key, prefix: key, family: null, bytes: [] }
 }
 
 /**
- * The bytes of an address as the client key reads it: 4 for IPv4 (an IPv4-mapped IPv6 address
- * included), 16 for IPv6; null for a value that does not parse.
+ * The bytes of an address: 4 for IPv4 (an IPv4-mapped IPv6 address included), 16 for IPv6;
+ * null for a value that does not parse.
  */
 export function addressBytes(text: string): number[] | null {
   const v4 = parseIpv4(text.trim())

@@ -7,11 +7,11 @@
  * A list that does not parse stops the Worker at startup (src/index.ts), like `DEFAULT_TAG`: an
  * exemption that silently exempted nothing would refuse the very servers it was meant for.
  */
-import { addressBytes } from './client-key'
+import { addressBytes, type ClientAddress } from './client-key'
 
 /** One block: the address's bytes and how many leading bits must match. */
 interface Block {
-  bytes: number[]
+  bytes: readonly number[]
   bits: number
 }
 
@@ -19,11 +19,9 @@ interface Block {
 export class ExemptNetworks {
   constructor(private readonly blocks: readonly Block[]) {}
 
-  /** Whether `address` (the `CF-Connecting-IP` value) lies in an exempt network. */
-  contains(address: string | null | undefined): boolean {
-    if (this.blocks.length === 0 || address == null) return false
-    const bytes = addressBytes(address)
-    return bytes !== null && this.blocks.some((block) => matches(block, bytes))
+  /** Whether the client's address lies in an exempt network (never when it is no address). */
+  contains(address: ClientAddress): boolean {
+    return this.blocks.some((block) => matches(block, address.bytes))
   }
 }
 
@@ -60,7 +58,7 @@ function maskedByte(block: Block, i: number): number {
   return block.bytes[i]! & ((0xff << (8 - kept)) & 0xff)
 }
 
-function matches(block: Block, bytes: number[]): boolean {
+function matches(block: Block, bytes: readonly number[]): boolean {
   if (bytes.length !== block.bytes.length) return false
   return block.bytes.every((byte, i) => maskedByte({ bytes, bits: block.bits }, i) === byte)
 }

@@ -32,7 +32,7 @@ import type { Env } from '../config'
 import { failureOf, ServiceFailure, type Failure } from '../http'
 import { logIncident, note, type LimiterVerdict, type MissPenalty } from '../observability'
 import { withTimeout } from '../timeout'
-import { CLIENT_IP_HEADER, prefixKey } from './client-key'
+import type { ClientAddress } from './client-key'
 import type { ExemptNetworks } from './exempt-networks'
 import type { LimitPolicy } from './limits'
 import type { MissSettings } from './misses'
@@ -46,7 +46,7 @@ import type {
   RequestStanding,
 } from './protocol'
 import { RefusalMemory, type ClientPlace } from './refusal-memory'
-import { clientKeyOf, setAdmission } from './request-context'
+import { clientAddressOf, setAdmission } from './request-context'
 import { exemptNetworks } from './rules'
 import { nearestExhaustion, rateLimitHeaders, type RateVerdict, type WindowRule } from './windows'
 
@@ -141,7 +141,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
         if (verdict === null) throw failedClosed(c)
         if (!verdict.admitted) refusals.remember(place, rules, verdict)
       }
-      note(c, limiterNotes(verdict, place.key))
+      note(c, limiterNotes(verdict, place))
       // The one place a refusal becomes the answer, whatever the route did meanwhile.
       if (!verdict.admitted) throw refusal(rules, verdict)
       const missed = isMiss(c)
@@ -233,11 +233,10 @@ function failedClosed(c: Context): ServiceFailure {
   })
 }
 
-/** Where the request's client stands: its key, its network, whether its network is exempt. */
+/** Where the request's client stands: its address, and whether its network is exempt. */
 function placeOf(c: Context, policy: Policy): ClientPlace {
-  const key = clientKeyOf(c)
-  const exempt = policy.exempt.contains(c.req.header(CLIENT_IP_HEADER))
-  return { key, prefix: prefixKey(key), exempt }
+  const address = clientAddressOf(c)
+  return { ...address, exempt: policy.exempt.contains(address) }
 }
 
 /** Whether the answer said that no export is here. */
@@ -291,30 +290,29 @@ function askLimiter(
  */
 function limiterNotes(
   verdict: RateVerdict,
-  key: string,
+  address: ClientAddress,
 ): { limiter: LimiterVerdict; refusingWindow?: string; missPenalty?: MissPenalty } {
   if (verdict.admitted) return { limiter: 'admitted' }
   if (verdict.penalty !== undefined) {
-    return { limiter: 'refused', missPenalty: levelLength(key, verdict.penalty) }
+    return { limiter: 'refused', missPenalty: levelLength(address, verdict.penalty) }
   }
   if (verdict.inFlight !== undefined) {
     return {
       limiter: 'refused',
       refusingWindow: 'in_flight',
-      missPenalty: levelLength(key, verdict.inFlight),
+      missPenalty: levelLength(address, verdict.inFlight),
     }
   }
   return { limiter: 'refused', refusingWindow: nearestExhaustion(verdict.windows).name }
 }
 
 /**
- * The length of the prefix a level names for a client key: the client `/32` or `/64`, its
+ * The length of the prefix a level names for a client's address: the client `/32` or `/64`, its
  * network `/24` or `/48`; `other` for a key that is no address.
  */
-function levelLength(key: string, level: 'client' | 'prefix'): MissPenalty {
-  const prefix = prefixKey(key)
-  if (prefix === key) return 'other'
-  const ipv6 = prefix.endsWith('/48')
+function levelLength(address: ClientAddress, level: 'client' | 'prefix'): MissPenalty {
+  if (address.family === null) return 'other'
+  const ipv6 = address.family === 6
   if (level === 'prefix') return ipv6 ? '/48' : '/24'
   return ipv6 ? '/64' : '/32'
 }

@@ -11,16 +11,15 @@
  * penalized network asks its object until it is refused, and that refusal is then remembered for
  * it alone: a harvester's addresses reach their objects once each.
  */
+import type { ClientAddress } from './client-key'
 import { refusalAsOf, type RateVerdict, type WindowRule } from './windows'
 
 /** Bounds the memory of one isolate; the oldest entry is forgotten first. */
 export const MAX_REMEMBERED_REFUSALS = 10_000
 
-/** The network a client belongs to, and whether it is exempt. */
-export interface ClientPlace {
-  key: string
-  prefix: string
-  exempt: boolean
+/** A client's address (its key and its network's), and whether its network is exempt. */
+export interface ClientPlace extends ClientAddress {
+  readonly exempt: boolean
 }
 
 /** The refusals of one isolate, by client key and policy. */

@@ -1,29 +1,37 @@
 /**
- * What the rate limiter puts on a request's context: the client key, derived once, and the
+ * What the rate limiter puts on a request's context: the client's address, parsed once, and the
  * request's admission, the promise a route awaits before it answers. The limiter sets the
  * admission and hands the request on at once, so the route can start reading while the limiter
  * decides, and both waits overlap. A route without a limiter in front of it is admitted at once.
  */
 import type { Context } from 'hono'
-import { CLIENT_IP_HEADER, clientKey } from './client-key'
+import { CLIENT_IP_HEADER, clientAddress, type ClientAddress } from './client-key'
 
 declare module 'hono' {
   interface ContextVariableMap {
-    rateLimitClientKey: string
+    rateLimitClient: ClientAddress
     rateLimitAdmission: Promise<boolean>
   }
 }
 
 const ADMITTED = Promise.resolve(true)
 
-/** The client key of the request (client-key.ts), derived at the first call and kept. */
-export function clientKeyOf(c: Context): string {
-  let key = c.get('rateLimitClientKey')
-  if (key === undefined) {
-    key = clientKey(c.req.header(CLIENT_IP_HEADER))
-    c.set('rateLimitClientKey', key)
+/**
+ * The client address of the request (client-key.ts): the one parse of its `CF-Connecting-IP`,
+ * at the first call, kept for the rest of the request (the limiter, then the log).
+ */
+export function clientAddressOf(c: Context): ClientAddress {
+  let address = c.get('rateLimitClient')
+  if (address === undefined) {
+    address = clientAddress(c.req.header(CLIENT_IP_HEADER))
+    c.set('rateLimitClient', address)
   }
-  return key
+  return address
+}
+
+/** The rate-limit key of the request's client: what the log's client hash hashes. */
+export function clientKeyOf(c: Context): string {
+  return clientAddressOf(c).key
 }
 
 /** Sets the request's admission: true once admitted, false when refused. Never rejects. */

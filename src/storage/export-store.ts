@@ -8,15 +8,12 @@
  * lifetime" is enforced here from the publication time stored in the metadata.
  */
 import { isExportMetadata, type ExportMetadata } from './export-metadata'
-import { MAX_EXPORT_BYTES } from '../contract/wire'
 import { withTimeout } from '../timeout'
 
 /** Stable across versions: the KV key of export NNNNNN is `export:NNNNNN`. */
 export const EXPORT_KEY_PREFIX = 'export:'
 /** KV rejects an `expirationTtl` below this. */
 export const KV_MIN_EXPIRATION_TTL_SECONDS = 60
-/** KV's limit on one value: the wire contract's largest export is this limit. */
-export const KV_MAX_VALUE_BYTES = MAX_EXPORT_BYTES
 /** A KV read that has not answered by then is treated as a storage failure. */
 export const KV_READ_TIMEOUT_MS = 3000
 /** A KV write that has not answered by then fails the publish (a 25 MiB write takes seconds). */

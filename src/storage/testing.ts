@@ -1,8 +1,8 @@
 /**
  * The storage room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): an export's KV key, the largest value, the write's and the
- * chunked read's timeouts, which the room's own code uses and the tests and the bench reach. Why
- * a second face: docs/architecture.md#the-layering-rules.
+ * dependency-cruiser checks both). The names here are what a test or the bench cannot reach
+ * through the face or through the Worker, each with its reason. Why a second face:
+ * docs/architecture.md#the-layering-rules.
  */
-export { exportKey, KV_MAX_VALUE_BYTES, KV_WRITE_TIMEOUT_MS } from './export-store'
-export { READ_STALL_TIMEOUT_MS } from './large-chunks'
+// The KV key under which a test plants, damages or looks for an export, and the bench stores one.
+export { exportKey } from './export-store'

@@ -5,9 +5,10 @@
  * and data point. Nothing is deprecated by default.
  */
 import { reset } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseDeprecations } from '../../src/deprecation/testing'
-import { METRIC_BLOBS } from '../../src/observability/testing'
+import { deprecatedUses } from '../../src/deprecation'
+import { METRIC_BLOBS } from '../../src/observability'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 import { captureLog, recordingDataset } from '../support/observed'
 
@@ -205,12 +206,17 @@ describe('the setting', () => {
     ['a sunset before it', JSON.stringify([{ ...ROUTE, sunset: '2026-01-01' }]), /before/],
     ['a link that is not a URL', JSON.stringify([{ ...ROUTE, link: 'docs' }]), /"link"/],
   ])('refuses %s, naming the setting', (_, raw, problem) => {
-    expect(() => parseDeprecations(raw)).toThrow(problem)
-    expect(() => parseDeprecations(raw)).toThrow(/^DEPRECATIONS /)
+    expect(() => deprecatedUses({ ...env, DEPRECATIONS: raw })).toThrow(problem)
+    expect(() => deprecatedUses({ ...env, DEPRECATIONS: raw })).toThrow(/^DEPRECATIONS /)
   })
 
   it('reads a route with its trailing slash, and a parameter', () => {
-    expect(parseDeprecations(JSON.stringify([{ ...TAG, use: '/server-api/?tag' }]))).toEqual([
+    expect(
+      deprecatedUses({
+        ...env,
+        DEPRECATIONS: JSON.stringify([{ ...TAG, use: '/server-api/?tag' }]),
+      }),
+    ).toEqual([
       {
         use: '/server-api/?tag',
         route: '/server-api',

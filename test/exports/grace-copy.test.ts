@@ -7,10 +7,11 @@ import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:tes
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { concatBytes } from '../../src/substitution'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
-import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
+import { exportKey } from '../../src/storage/testing'
+import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import type { IdAllocator } from '../../src/ids'
-import { COPY_CHUNK_BYTES, idSpace, locateId, shardName } from '../../src/ids/testing'
+import { idSpace, locateId, shardName } from '../../src/ids/testing'
+import { COPY_CHUNK_BYTES, WHOLE_READ_MAX_BYTES } from '../support/documented-limits'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { callWithEnv, WAIT_FOR } from '../support/helpers'
 import { errorOf, published } from '../support/publishing'
@@ -108,12 +109,12 @@ describe('a read right after publishing, where KV has not arrived', () => {
   })
 
   it('keeps a document of 25 MiB, the most KV takes, in 25 chunks and serves it whole', async () => {
-    const base = syntheticExport(KV_MAX_VALUE_BYTES - 300, 50)
+    const base = syntheticExport(MAX_EXPORT_BYTES - 300, 50)
     const document = base.replace(
       '"project_id"',
-      `"pad":"${'p'.repeat(KV_MAX_VALUE_BYTES - base.length - 9)}","project_id"`,
+      `"pad":"${'p'.repeat(MAX_EXPORT_BYTES - base.length - 9)}","project_id"`,
     )
-    expect(document.length).toBe(KV_MAX_VALUE_BYTES)
+    expect(document.length).toBe(MAX_EXPORT_BYTES)
     const { id } = await published(UNCHECKED, document)
     expect(await copyRows(id)).toEqual({ copies: 1, chunks: 25 })
     const res = await callWithEnv(LAGGED, `/server-api?id=${id}&tag=tag`)

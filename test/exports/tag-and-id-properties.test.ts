@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { isPublicationId } from '../../src/contract/publication-id'
 import { sanitizeTag } from '../../src/exports/testing'
 import { DEFAULT_TAG, MAX_TAG_LENGTH } from '../../src/contract/wire'
-import { FULL_ID_SPACE_SIZE, idAt, idSpace, locateId, shardSize } from '../../src/ids/testing'
+import { idAt, idSpace, locateId, shardSize } from '../../src/ids/testing'
+import { FULL_ID_SPACE_SIZE } from '../support/documented-limits'
 
 const ALLOWED = /^[A-Za-z0-9_-]+$/
 const ALLOWED_CHARACTER = /[A-Za-z0-9_-]/

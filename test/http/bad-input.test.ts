@@ -6,7 +6,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
+import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT, TOKEN } from '../support/publishing'
 
@@ -275,7 +275,7 @@ describe('POST /editor-api/exports with bad input', () => {
       [1, 413],
       [0, 201],
     ] as const) {
-      const pad = KV_MAX_VALUE_BYTES - shell.length + extra
+      const pad = MAX_EXPORT_BYTES - shell.length + extra
       const bytes = new TextEncoder().encode(`{"content":{"pad":"${' '.repeat(pad)}"}}`)
       const res = await publishWith({ ...TINY, ...UNCHECKED }, stream(bytes))
       expect(res.status).toBe(status)

@@ -3,9 +3,11 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../../src/storage/testing'
 import type { IdAllocator } from '../../src/ids'
-import { idAt, idSpace, shardName, shardSize, type IdSpace } from '../../src/ids/testing'
+import { idAt, idSpace, shardName, shardSize } from '../../src/ids/testing'
 import { callWithEnv } from '../support/helpers'
 import { errorOf, published, publishWith, type Published } from '../support/publishing'
+
+type IdSpace = ReturnType<typeof idSpace>
 
 const T0 = Date.UTC(2030, 0, 1)
 const LIFETIME_MS = 600_000

@@ -1,7 +1,8 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { exportKey, KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
+import { exportKey } from '../../src/storage/testing'
+import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import { errorResponse, type Failure } from '../../src/http'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'
 import { resolveRef, schemaErrors } from '../support/json-schema'
@@ -124,7 +125,7 @@ function editorCases(): Case[] {
       status: 413,
       send: () =>
         publishWith({}, new ReadableStream({ pull: (c) => c.close() }), {
-          headers: { 'Content-Length': String(KV_MAX_VALUE_BYTES + 1) },
+          headers: { 'Content-Length': String(MAX_EXPORT_BYTES + 1) },
         }),
     },
     {

@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { KV_MAX_VALUE_BYTES } from '../../src/storage/testing'
+import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import { callWithEnv } from '../support/helpers'
 import { FIXTURES } from '../support/fixtures'
 import { errorOf, published, publishWith, SMALL_EXPORT, TOKEN } from '../support/publishing'
@@ -139,7 +139,7 @@ describe('POST /editor-api/exports refuses', () => {
   it('a declared Content-Length over 25 MiB with 413, before reading the body', async () => {
     const { body, pulled } = countingStream(26)
     const res = await publishWith(TINY, body, {
-      headers: { 'Content-Length': String(KV_MAX_VALUE_BYTES + 1) },
+      headers: { 'Content-Length': String(MAX_EXPORT_BYTES + 1) },
     })
     await expectError(res, 413, 'too_large')
     expect(pulled()).toBe(0)
@@ -149,7 +149,7 @@ describe('POST /editor-api/exports refuses', () => {
     const { body, pulled } = countingStream(40)
     const res = await publishWith(TINY, body)
     const message = await expectError(res, 413, 'too_large')
-    expect(message).toContain(String(KV_MAX_VALUE_BYTES))
+    expect(message).toContain(String(MAX_EXPORT_BYTES))
     expect(pulled()).toBeLessThanOrEqual(27)
   })
 
@@ -222,9 +222,9 @@ describe('POST /editor-api/exports refuses', () => {
 describe('POST /editor-api/exports at the size limit', () => {
   it('accepts a document of exactly 25 MiB', async () => {
     const shell = '{"content":{"pad":""}}'
-    const pad = ' '.repeat(KV_MAX_VALUE_BYTES - shell.length)
+    const pad = ' '.repeat(MAX_EXPORT_BYTES - shell.length)
     const body = `{"content":{"pad":"${pad}"}}`
-    expect(body.length).toBe(KV_MAX_VALUE_BYTES)
+    expect(body.length).toBe(MAX_EXPORT_BYTES)
     // Without the display-model check: a padding member is no member of a display model.
     expect((await publishWith({ EXPORT_POLICY: 'off' }, body)).status).toBe(201)
   })

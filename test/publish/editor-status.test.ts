@@ -1,8 +1,11 @@
 import { reset } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { IdSpaceStatus } from '../../src/ids/testing'
+import type { idSpaceStatus } from '../../src/ids'
 import { callWithEnv } from '../support/helpers'
 import { errorOf, published, TOKEN } from '../support/publishing'
+
+/** The status body: what the Worker answers is what the allocator client reports. */
+type IdSpaceStatus = Awaited<ReturnType<typeof idSpaceStatus>>
 
 const T0 = Date.UTC(2030, 0, 1)
 /** Four IDs, 100000-100003, one per shard: a shard is full as soon as its ID is issued. */

@@ -12,7 +12,7 @@ import { MAX_NESTING_DEPTH } from '../../src/contract/wire'
 import { validateExport } from '../../src/publish/testing'
 import { documentArb, spelled, valueArb, wsArb, objectArb } from '../support/json-arbitraries'
 import { spliceJson } from '../support/substitution-driver'
-import { JsonSplicer } from '../../src/substitution/testing'
+import { substitution } from '../../src/substitution'
 
 type Verdict = 'accepted' | 'invalid_json' | 'invalid_export'
 
@@ -202,7 +202,7 @@ describe('the validator against JSON.parse and the content rule', () => {
     fc.assert(
       fc.property(exportArb, (doc) => {
         fc.pre(reference(doc) === 'accepted')
-        const jsonSplicer = new JsonSplicer('t')
+        const jsonSplicer = substitution('t', { escapedPlaceholders: true })
         jsonSplicer.push(doc.slice())
         jsonSplicer.finish()
         const counted = validateExport(doc)

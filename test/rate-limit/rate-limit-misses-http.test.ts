@@ -12,7 +12,7 @@ import {
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../src/app'
-import { clientKey } from '../../src/rate-limit/testing'
+import { clientAddress } from '../../src/rate-limit/testing'
 import { callWithEnv, logged, storeExport } from '../support/helpers'
 import { countingLimiter, SMALL_MISS_BUDGETS } from '../support/miss-limit'
 
@@ -195,7 +195,7 @@ describe('what a request costs the limiter', () => {
     const ip = '198.51.20.1'
     expect((await get(ip, LIVE)).status).toBe(200)
     expect(calls).toEqual(['hit'])
-    const stub = env.RATE_LIMITER.getByName(clientKey(ip))
+    const stub = env.RATE_LIMITER.getByName(clientAddress(ip).key)
     const stored = await runInDurableObject(stub, async (_, state) => ({
       keys: [...state.storage.kv.list()].length,
       alarm: await state.storage.getAlarm(),

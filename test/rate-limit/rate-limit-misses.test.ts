@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  prefixKey,
-  admit,
-  clientForgetAt,
-  clientMiss,
-  networkMiss,
-  type LimitPolicy,
-  countMiss,
-  DEFAULT_MISS_SETTINGS,
-  missesForgetAt,
-  penaltyEnd,
-  type MissSettings,
-  type MissState,
-} from '../../src/rate-limit/testing'
+import { admit, clientForgetAt, clientMiss, networkMiss } from '../../src/rate-limit/testing'
 import { missSettings } from '../../src/rate-limit/index'
+import type { ClientRecord, LimitPolicy, MissSettings, MissState } from '../support/limiter-shapes'
 
 const T0 = Date.UTC(2030, 0, 1)
 const MIN = 60_000
@@ -32,30 +20,34 @@ const POLICY: LimitPolicy = {
   misses: SETTINGS,
 }
 
-/** `n` misses of one party at `now`, from `state`. */
+/** A client's misses after `n` more at `now`, from `state`, as its object counts them. */
 function missTimes(state: MissState | undefined, n: number, now: number): MissState | undefined {
-  for (let i = 0; i < n; i++) state = countMiss(state, SETTINGS.client, SETTINGS, now)
-  return state
+  let client: ClientRecord | undefined = state === undefined ? undefined : recordOf(state)
+  for (let i = 0; i < n; i++) client = clientMiss(client, POLICY, now)!
+  return client?.misses
+}
+
+/** A client's record holding only `misses`, its windows lapsed. */
+function recordOf(misses: MissState | undefined): ClientRecord {
+  return misses === undefined ? { windows: {} } : { windows: {}, misses }
+}
+
+/** When the penalty of `state` ends, or 0 when it is not penalized at `now`. */
+function penaltyEnd(state: MissState | undefined, now: number): number {
+  return state !== undefined && now < state.penaltyUntil ? state.penaltyUntil : 0
+}
+
+/** When the client's object may forget a client holding only `state`. */
+function missesForgetAt(state: MissState | undefined): number {
+  return clientForgetAt(recordOf(state), POLICY)
 }
 
 /** Misses of one party at `now`, one at a time, until one starts a penalty. */
 function untilBreach(state: MissState | undefined, now: number): MissState {
-  do state = countMiss(state, SETTINGS.client, SETTINGS, now)
+  do state = missTimes(state, 1, now)!
   while (penaltyEnd(state, now) === 0)
   return state
 }
-
-describe('prefixKey', () => {
-  it.each([
-    ['192.0.2.7', '192.0.2.0/24'],
-    ['2001:db8:1:2::/64', '2001:db8:1::/48'],
-    ['0:0:0:0::/64', '0:0:0::/48'],
-    ['unknown', 'unknown'],
-    ['not an address', 'not an address'],
-  ])('puts %s under %s', (client, prefix) => {
-    expect(prefixKey(client)).toBe(prefix)
-  })
-})
 
 describe('the miss budget', () => {
   it('allows the budget and starts the first penalty at the miss past it', () => {
@@ -79,7 +71,7 @@ describe('the miss budget', () => {
     expect(state?.breaches).toBe(1)
     // 7 misses at a budget of 3 per 600 s: paid for 1,400 s after the window's start.
     expect(penaltyEnd(state, T0)).toBe(T0 + 1400_000)
-    expect(missesForgetAt(state, SETTINGS.client)).toBe(T0 + 1400_000 + 600_000)
+    expect(missesForgetAt(state)).toBe(T0 + 1400_000 + 600_000)
   })
 
   it('forgets the misses of a lapsed window', () => {
@@ -103,7 +95,7 @@ describe('the miss budget', () => {
     const first = untilBreach(untilBreach(undefined, T0), T0 + 1 * MIN)
     expect(first?.breaches).toBe(2)
     const later = first!.penaltyUntil + 10 * MIN
-    expect(missesForgetAt(first, SETTINGS.client)).toBe(later)
+    expect(missesForgetAt(first)).toBe(later)
     const again = missTimes(first, 4, later)
     expect(again?.breaches).toBe(1)
     expect(penaltyEnd(again, later)).toBe(later + 60_000)
@@ -148,8 +140,14 @@ describe('admission with misses', () => {
 })
 
 describe('missSettings', () => {
-  it('defaults to the documented settings', () => {
-    expect(missSettings({} as Cloudflare.Env)).toEqual(DEFAULT_MISS_SETTINGS)
+  it("defaults to the documented settings (the README's settings table)", () => {
+    expect(missSettings({} as Cloudflare.Env)).toEqual({
+      enabled: true,
+      client: { budget: 30, windowSeconds: 3600 },
+      prefix: { budget: 300, windowSeconds: 3600 },
+      firstPenaltySeconds: 900,
+      longestPenaltySeconds: 86400,
+    })
   })
 
   it('reads budgets, penalties and the switch', () => {

@@ -6,16 +6,9 @@
  * rate-limit-neighbours-http.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import {
-  admit,
-  clientMiss,
-  DEFAULT_MISS_SETTINGS,
-  NetworkGate,
-  networkMiss,
-  type ClientRecord,
-  type LimitPolicy,
-  type MissState,
-} from '../../src/rate-limit/testing'
+import { admit, clientMiss, NetworkGate, networkMiss } from '../../src/rate-limit/testing'
+import { missSettings } from '../../src/rate-limit'
+import type { ClientRecord, LimitPolicy, MissState } from '../support/limiter-shapes'
 
 const T0 = Date.UTC(2030, 0, 1)
 const POLICY: LimitPolicy = {
@@ -24,7 +17,7 @@ const POLICY: LimitPolicy = {
     { name: 'long', limit: 1000, periodSeconds: 3600 },
   ],
   misses: {
-    ...DEFAULT_MISS_SETTINGS,
+    ...missSettings({} as Cloudflare.Env),
     client: { budget: 3, windowSeconds: 600 },
     prefix: { budget: 5, windowSeconds: 600 },
   },

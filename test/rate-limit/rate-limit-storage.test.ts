@@ -11,7 +11,7 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, prefixKey } from '../../src/rate-limit/testing'
+import { clientAddress } from '../../src/rate-limit/testing'
 import { callWithEnv } from '../support/helpers'
 
 const SMALL = { RATE_LIMIT_SHORT: '3/10', RATE_LIMIT_LONG: '5/100', RATE_LIMIT_MISSES: 'off' }
@@ -31,8 +31,8 @@ function get(ip: string, vars: Partial<Cloudflare.Env> = SMALL): Promise<Respons
 
 /** The object of `ip`'s client, or of its network. */
 function limiter(ip: string, of: 'client' | 'network' = 'client') {
-  const key = clientKey(ip)
-  return env.RATE_LIMITER.getByName(of === 'client' ? key : prefixKey(key))
+  const { key, prefix } = clientAddress(ip)
+  return env.RATE_LIMITER.getByName(of === 'client' ? key : prefix)
 }
 
 /** Everything the object of `ip`'s client (or network) holds in storage: its keys, its alarm. */

@@ -1,13 +1,9 @@
-import { describe, expect, it } from 'vitest'
-import {
-  decide,
-  nearestExhaustion,
-  rateLimitHeaders,
-  refusalAsOf,
-  type WindowRule,
-  type WindowState,
-  parseWindowRule,
-} from '../../src/rate-limit/testing'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { reset } from 'cloudflare:test'
+import { rateLimitRules } from '../../src/rate-limit'
+import { decide, type WindowRule, type WindowState } from '../../src/rate-limit/testing'
+import { callWithEnv } from '../support/helpers'
 
 const RULES: WindowRule[] = [
   { name: 'short', limit: 2, periodSeconds: 10 },
@@ -22,24 +18,25 @@ function afterHits(times: number, now: number): Record<string, WindowState> {
   return state
 }
 
-describe('parseWindowRule', () => {
-  it('reads "requests/seconds"', () => {
-    expect(parseWindowRule('short', '120/60')).toEqual({
-      name: 'short',
-      limit: 120,
-      periodSeconds: 60,
-    })
-    expect(parseWindowRule('long', ' 1200/3600 ')).toEqual({
-      name: 'long',
-      limit: 1200,
-      periodSeconds: 3600,
-    })
+describe('the window settings', () => {
+  const rules = (short: string, long = '') =>
+    rateLimitRules({ ...env, RATE_LIMIT_SHORT: short, RATE_LIMIT_LONG: long })
+
+  it('reads "requests/seconds", and the defaults when unset', () => {
+    expect(rules('120/60', ' 1200/3600 ')).toEqual([
+      { name: 'short', limit: 120, periodSeconds: 60 },
+      { name: 'long', limit: 1200, periodSeconds: 3600 },
+    ])
+    expect(rules('')).toEqual([
+      { name: 'short', limit: 120, periodSeconds: 60 },
+      { name: 'long', limit: 1200, periodSeconds: 3600 },
+    ])
   })
 
-  it.each(['', '120', '120/', '/60', '0/60', '120/0', '-1/60', '1.5/60', '120/60/1', 'abc'])(
+  it.each(['120', '120/', '/60', '0/60', '120/0', '-1/60', '1.5/60', '120/60/1', 'abc'])(
     'rejects %j',
     (raw) => {
-      expect(() => parseWindowRule('short', raw)).toThrow(/short rate limit/)
+      expect(() => rules(raw)).toThrow(/short rate limit/)
     },
   )
 })
@@ -116,57 +113,69 @@ describe('decide', () => {
   })
 })
 
-describe('nearestExhaustion', () => {
-  it('picks the window with fewest remaining, and on a tie the one that resets later', () => {
-    const a = { name: 'a', limit: 5, remaining: 1, resetSeconds: 10, resetAt: T0 + 10_000 }
-    const b = { name: 'b', limit: 9, remaining: 1, resetSeconds: 90, resetAt: T0 + 90_000 }
-    const c = { name: 'c', limit: 9, remaining: 4, resetSeconds: 500, resetAt: T0 + 500_000 }
-    expect(nearestExhaustion([a, b, c])).toBe(b)
-    expect(nearestExhaustion([c, a])).toBe(a)
-  })
-})
+describe('the window the legacy headers describe', () => {
+  afterEach(() => reset())
 
-describe('rateLimitHeaders', () => {
-  it('describes the nearest window and both windows in the draft fields', () => {
-    const { verdict } = decide(RULES, {}, T0)
-    expect(rateLimitHeaders(RULES, verdict)).toEqual({
-      'X-RateLimit-Limit': '2',
-      'X-RateLimit-Remaining': '1',
-      'X-RateLimit-Reset': '10',
-      'RateLimit-Policy': '"short";q=2;w=10, "long";q=3;w=100',
-      RateLimit: '"short";r=1;t=10, "long";r=2;t=100',
-    })
-  })
-})
-
-describe('refusalAsOf', () => {
-  const refused = decide(
-    RULES,
-    { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
-    T0,
-  ).verdict
-
-  it('moves only the durations of a standing refusal', () => {
-    expect(refused.admitted).toBe(false)
-    const later = refusalAsOf(RULES, refused, T0 + 2_500)
-    expect(later).toEqual(
-      decide(
-        RULES,
-        { short: { count: 2, resetAt: T0 + 4_000 }, long: { count: 2, resetAt: T0 + 60_000 } },
-        T0 + 2_500,
-      ).verdict,
-    )
-    expect(later.retryAfterSeconds).toBe(2)
-  })
-
-  it('shows a window that lapsed meanwhile as empty, as the limiter would', () => {
-    const stored = {
-      short: { count: 1, resetAt: T0 + 4_000 },
-      long: { count: 3, resetAt: T0 + 60_000 },
+  /** The legacy trio after `requests` requests of one client, as `limit/remaining/reset`. */
+  async function trioAfter(requests: number, short: string, long: string): Promise<string> {
+    let res: Response | undefined
+    for (let i = 0; i < requests; i++) {
+      res = await callWithEnv(
+        { RATE_LIMIT_SHORT: short, RATE_LIMIT_LONG: long },
+        '/server-api?id=999999',
+        {
+          headers: { 'CF-Connecting-IP': '192.0.2.40' },
+        },
+      )
     }
-    const refusal = decide(RULES, stored, T0).verdict
-    expect(refusalAsOf(RULES, refusal, T0 + 5_000)).toEqual(
-      decide(RULES, stored, T0 + 5_000).verdict,
+    const h = res!.headers
+    return `${h.get('X-RateLimit-Limit')}/${h.get('X-RateLimit-Remaining')}/${h.get('X-RateLimit-Reset')}`
+  }
+
+  it('is the one with fewest requests left', async () => {
+    expect(await trioAfter(1, '5/10', '3/100')).toBe('3/2/100')
+    await reset()
+    expect(await trioAfter(1, '2/10', '9/100')).toBe('2/1/10')
+  })
+
+  it('is, on a tie, the one that resets later', async () => {
+    expect(await trioAfter(1, '2/10', '2/100')).toBe('2/1/100')
+  })
+})
+
+describe('a refusal asked again', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    return reset()
+  })
+
+  /** A request of one client at `T0 + seconds`, with the windows of RULES. */
+  async function at(seconds: number): Promise<Response> {
+    vi.setSystemTime(T0 + seconds * 1000)
+    return callWithEnv(
+      { RATE_LIMIT_SHORT: '2/10', RATE_LIMIT_LONG: '3/100' },
+      '/server-api?id=999999',
+      {
+        headers: { 'CF-Connecting-IP': '192.0.2.41' },
+      },
     )
+  }
+
+  it('is answered as the limiter would: durations moved, a window lapsed meanwhile shown empty', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    await at(0)
+    await at(0)
+    await at(10)
+    const refused = await at(11)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('RateLimit')).toBe('"short";r=1;t=9, "long";r=0;t=89')
+    const later = await at(12.5)
+    expect(later.headers.get('Retry-After')).toBe('88')
+    expect(later.headers.get('RateLimit')).toBe('"short";r=1;t=8, "long";r=0;t=88')
+    // The short window reset at 20 s: the refusal shows it as the limiter would, full and unstarted.
+    const lapsed = await at(25)
+    expect(lapsed.status).toBe(429)
+    expect(lapsed.headers.get('Retry-After')).toBe('75')
+    expect(lapsed.headers.get('RateLimit')).toBe('"short";r=2;t=10, "long";r=0;t=75')
   })
 })

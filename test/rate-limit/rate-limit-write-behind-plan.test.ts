@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import {
-  alarmStep,
-  nextAlarm,
-  planChange,
-  UNSTORED,
-  writtenAt,
-  type RecordStorage,
-} from '../../src/rate-limit/testing'
+import { alarmStep, nextAlarm, planChange, UNSTORED } from '../../src/rate-limit/testing'
+import type { RecordStorage } from '../support/limiter-shapes'
 
 const FLUSH = 9_000
 const LAPSE = 3_600_000
+
+/** A record written at `now`, to be forgotten at `forgetAt`, with nothing in memory only. */
+function writtenAt(now: number, forgetAt: number): RecordStorage {
+  return { ...UNSTORED, writtenAt: now, storedForgetAt: forgetAt }
+}
 
 /** The plans of requests at `times` (ms) of one record, with the alarm they leave. */
 function requests(times: number[]): { writes: number[]; alarms: number[]; storage: RecordStorage } {

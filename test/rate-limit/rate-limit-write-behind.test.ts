@@ -7,7 +7,8 @@ import {
 } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey, type ClientRecord, CLIENT_RECORD_PREFIX } from '../../src/rate-limit/testing'
+import { clientAddress, CLIENT_RECORD_PREFIX } from '../../src/rate-limit/testing'
+import type { ClientRecord } from '../support/limiter-shapes'
 import { callWithEnv, logged } from '../support/helpers'
 
 /** Request counting alone: every request here is a miss, which the miss limit would refuse. */
@@ -25,15 +26,16 @@ async function remainingAfterNext(ip: string): Promise<number> {
 
 /** The client's object. */
 function limiter(ip: string) {
-  return env.RATE_LIMITER.getByName(clientKey(ip))
+  return env.RATE_LIMITER.getByName(clientAddress(ip).key)
 }
 
 /** What the client's object has in storage for the client: the short window's count, and the alarm. */
 function stored(ip: string): Promise<{ count: number | null; alarm: number | null }> {
   return runInDurableObject(limiter(ip), async (_, state) => ({
     count:
-      state.storage.kv.get<ClientRecord>(CLIENT_RECORD_PREFIX + clientKey(ip))?.windows['short']
-        ?.count ?? null,
+      state.storage.kv.get<ClientRecord>(CLIENT_RECORD_PREFIX + clientAddress(ip).key)?.windows[
+        'short'
+      ]?.count ?? null,
     alarm: await state.storage.getAlarm(),
   }))
 }

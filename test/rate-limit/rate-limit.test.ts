@@ -1,7 +1,7 @@
 import { evictAllDurableObjects, reset, runDurableObjectAlarm } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { clientKey } from '../../src/rate-limit/testing'
+import { clientAddress } from '../../src/rate-limit/testing'
 import { call, callWithEnv, storeExport } from '../support/helpers'
 
 /** Small windows, so tests reach the limits in a few requests. */
@@ -151,7 +151,7 @@ describe('rate limits per client address', () => {
     await from('192.0.2.11')
     await from('192.0.2.11')
     // Idle eviction comes 10 s after the last request, the flush alarm before it.
-    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(clientKey('192.0.2.11')))
+    await runDurableObjectAlarm(env.RATE_LIMITER.getByName(clientAddress('192.0.2.11').key))
     await evictAllDurableObjects()
     expect(trio(await from('192.0.2.11'))).toBe('3/0/10')
     expect((await from('192.0.2.11')).status).toBe(429)

@@ -8,7 +8,8 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ExportMetadata } from '../../src/storage'
-import { READ_STALL_TIMEOUT_MS, exportKey, KV_WRITE_TIMEOUT_MS } from '../../src/storage/testing'
+import { exportKey } from '../../src/storage/testing'
+import { READ_STALL_TIMEOUT_MS, KV_WRITE_TIMEOUT_MS } from '../support/documented-limits'
 import {
   allocatorWith,
   call,

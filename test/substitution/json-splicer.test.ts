@@ -4,7 +4,7 @@ import reading from '../../fixtures/reading-41-displays.json?raw'
 import stoneGate from '../../fixtures/stone-gate-136-displays.json?raw'
 import { concat, countPlaceholders, splice, spliceJson } from '../support/substitution-driver'
 import { MalformedExportError, PLACEHOLDER } from '../../src/json'
-import { JsonSplicer } from '../../src/substitution/testing'
+import { substitution } from '../../src/substitution'
 import { substituteTag } from '../support/substitute-tag'
 
 const FIXTURES = [
@@ -306,7 +306,7 @@ describe('streaming', () => {
     const lines = Math.ceil(CHUNK_BYTES / line.length)
     const chunk = bytes(line.repeat(lines))
     const total = 25 * 1024 * 1024
-    const jsonSplicer = new JsonSplicer('bde')
+    const jsonSplicer = substitution('bde', { escapedPlaceholders: true })
     const head = jsonSplicer.push(bytes('{"lines":['))
     let written = head.length
     let read = 0
@@ -345,7 +345,7 @@ describe('streaming', () => {
     const escapedEnd = head.length + 96
     let most = 0
     for (let cut = 1; cut < doc.length; cut++) {
-      const out = new JsonSplicer(tag).push(doc.slice(0, cut))
+      const out = substitution(tag, { escapedPlaceholders: true }).push(doc.slice(0, cut))
       most = Math.max(most, cut - out.length - (cut >= escapedEnd ? 80 : 0))
     }
     expect(most).toBe(95)
@@ -458,7 +458,7 @@ describe('rejecting malformed input', () => {
   })
 
   it('keeps failing after the first error', () => {
-    const jsonSplicer = new JsonSplicer('bde')
+    const jsonSplicer = substitution('bde', { escapedPlaceholders: true })
     expect(() => jsonSplicer.push(bytes('{]'))).toThrow(MalformedExportError)
     expect(() => jsonSplicer.push(bytes('}'))).toThrow(MalformedExportError)
     expect(() => jsonSplicer.finish()).toThrow(MalformedExportError)

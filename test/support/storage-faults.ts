@@ -4,7 +4,7 @@
  * binding that serves a body of the test's making, and the export keys left in KV.
  */
 import { env } from 'cloudflare:workers'
-import { WHOLE_READ_MAX_BYTES } from '../../src/exports/testing'
+import { WHOLE_READ_MAX_BYTES } from './documented-limits'
 
 /** An export with two placeholders, read whole. */
 export const FAULT_DOC =

@@ -1,5 +1,4 @@
-import { concatBytes } from '../../src/substitution'
-import { JsonSplicer, PlaceholderSplicer } from '../../src/substitution/testing'
+import { concatBytes, substitution } from '../../src/substitution'
 import { JsonScanner } from '../../src/json/index'
 import type { PlaceholderCount } from '../../src/storage'
 import type { Substitution } from '../../src/substitution'
@@ -17,7 +16,11 @@ export function spliceJson(
   reuseInput = false,
   reuseOutput = false,
 ): Uint8Array {
-  return run(new JsonSplicer(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+  return run(
+    substitution(tag, { escapedPlaceholders: true, reuseInput, reuseOutput }),
+    chunks,
+    reuseOutput,
+  )
 }
 
 /** The splicer's whole output for `chunks`, pushed one by one, as `spliceJson`. */
@@ -27,7 +30,11 @@ export function splice(
   reuseInput = false,
   reuseOutput = false,
 ): Uint8Array {
-  return run(new PlaceholderSplicer(tag, { reuseInput, reuseOutput }), chunks, reuseOutput)
+  return run(
+    substitution(tag, { escapedPlaceholders: false, reuseInput, reuseOutput }),
+    chunks,
+    reuseOutput,
+  )
 }
 
 function run(engine: Substitution, chunks: Uint8Array[], copy: boolean): Uint8Array {

@@ -1,7 +1,0 @@
-/**
- * The deprecation room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the parser of the deprecation settings, which the room's own
- * code uses and the tests and the bench reach. Why a second face: docs/architecture.md#the-
- * layering-rules.
- */
-export { parseDeprecations } from './settings'
