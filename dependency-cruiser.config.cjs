@@ -167,7 +167,7 @@ module.exports = {
         pathNot: [
           '^src/[^/]+/(index|testing)\\.ts$',
           '^src/contract/',
-          '^src/export-safety/vocabulary\\.json$',
+          '^src/export-safety/types/vocabulary\\.json$',
         ],
       },
     },

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest'
 import page from '../../docs/export-safety.md?raw'
 import apiPage from '../../docs/api.md?raw'
 import { UNSAFE_REASONS } from '../../src/client'
-import vocabulary from '../../src/export-safety/vocabulary.json'
+import vocabulary from '../../src/export-safety/types/vocabulary.json'
 import { READER_NAMES } from '../../src/export-safety/testing'
 import { OPENAPI_DOCUMENT } from '../../src/openapi'
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { withDocTables } from '../../scripts/export-safety/doc-tables.mjs'
 
 /**
- * docs/export-safety.md against src/export-safety/vocabulary.json: its generated tables are the
+ * docs/export-safety.md against src/export-safety/types/vocabulary.json: its generated tables are the
  * file's (`node scripts/export-safety/write-doc-tables.mjs`), and the reasons, limits and readers
  * it names by hand are the file's too; so are the reasons docs/api.md and the OpenAPI document
  * list.

@@ -11,4 +11,3 @@ export { sansCraft } from './sanscraft-bde.js'
 export { superBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
 
 export { READER_NAMES } from './names.js'
-export { checkPassengerReaders } from './passenger-readers.js'

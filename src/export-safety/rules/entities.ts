@@ -4,9 +4,15 @@
  * value was checked against its key's type as it was read (`snbt.ts`); here the entity's type,
  * its keys and its tags.
  */
-import { UnsafeContent } from './refusal.js'
-import type { SnbtValue } from './snbt-value.js'
-import { MAX_OWN_TAGS, PART_KEYS, PASSENGER_KEYS, partTypeOf, type PartType } from './vocabulary.js'
+import { UnsafeContent } from '../types/refusal.js'
+import type { SnbtValue } from '../syntax/snbt-value.js'
+import {
+  MAX_OWN_TAGS,
+  PART_KEYS,
+  PASSENGER_KEYS,
+  partTypeOf,
+  type PartType,
+} from '../types/vocabulary.js'
 
 type Compound = SnbtValue & { kind: 'compound' }
 

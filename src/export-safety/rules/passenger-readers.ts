@@ -3,13 +3,16 @@
  * entities the game reads (docs/export-safety.md, "Readers this check holds for"), or the string
  * is refused as `reader`, naming the reader.
  */
-import { checkPassenger } from '../entities.js'
-import { UnsafeContent } from '../refusal.js'
-import { forEachCompound } from '../snbt.js'
-import { readsAsDisplayEntityUtils } from './display-entity-utils.js'
-import { READER_NAMES } from './names.js'
-import { cutsBetween, forEachSansCraftEntity, mayNest } from './sanscraft-bde.js'
-import { readsAsSuperBlocksDisplays, type GrammarCompound } from './super-blocks-displays.js'
+import { checkPassenger } from './entities.js'
+import { UnsafeContent } from '../types/refusal.js'
+import { forEachCompound } from '../syntax/snbt.js'
+import { readsAsDisplayEntityUtils } from '../readers/display-entity-utils.js'
+import { READER_NAMES } from '../readers/names.js'
+import { cutsBetween, forEachSansCraftEntity, mayNest } from '../readers/sanscraft-bde.js'
+import {
+  readsAsSuperBlocksDisplays,
+  type GrammarCompound,
+} from '../readers/super-blocks-displays.js'
 
 /**
  * Throws the `reader` refusal unless every reader reads the passenger string `text` as the

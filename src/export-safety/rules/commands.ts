@@ -8,12 +8,12 @@
  * Arguments are separated by one space. Anything else is outside the vocabulary.
  */
 import { checkPartData } from './entities.js'
-import { UnsafeContent } from './refusal.js'
+import { UnsafeContent } from '../types/refusal.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
-import { READER_NAMES, readsAsDisplayEntityUtils } from './readers/index.js'
+import { READER_NAMES, readsAsDisplayEntityUtils } from '../readers/index.js'
 import { SelectorCache, sameBytes } from './selector-cache.js'
-import { parseSnbtValue, unexpectedAt } from './snbt.js'
-import type { SnbtValue } from './snbt-value.js'
+import { parseSnbtValue, unexpectedAt } from '../syntax/snbt.js'
+import type { SnbtValue } from '../syntax/snbt-value.js'
 import {
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
@@ -27,7 +27,7 @@ import {
   SOUND_SOURCES,
   partTypeOf,
   type PartType,
-} from './vocabulary.js'
+} from '../types/vocabulary.js'
 
 /** Where a command sits: a frame (animation or sound keyframe, `commands`) or a hitbox. */
 export type CommandPlace = 'frame' | 'hitbox'

@@ -13,9 +13,9 @@
  * member is checked where it stands, repeated ones included (so whichever a reader keeps was
  * checked), and nothing of them is held beyond the frame being checked.
  */
-import { JsonScanner, JsonStrings, type JsonKind, type JsonObserver } from '../json/index.js'
-import { CommandCheck, checkOneLine, type CommandPlace } from './commands.js'
-import { checkPassenger } from './entities.js'
+import { JsonScanner, JsonStrings, type JsonKind, type JsonObserver } from '../../json/index.js'
+import { CommandCheck, checkOneLine, type CommandPlace } from '../rules/commands.js'
+import { checkPassenger } from '../rules/entities.js'
 import {
   CONTENT,
   DATAPACK,
@@ -26,10 +26,11 @@ import {
   type Offsets,
 } from './export-reading.js'
 import { elementPath, memberPath } from './json-path.js'
-import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
-import { checkPassengerReaders, type GrammarCompound } from './readers/index.js'
-import { forEachCompound } from './snbt.js'
-import { readAsVersion } from './versions.js'
+import { UnsafeContent, unsafeExport, type UnsafeExport } from '../types/refusal.js'
+import type { GrammarCompound } from '../readers/index.js'
+import { checkPassengerReaders } from '../rules/passenger-readers.js'
+import { forEachCompound } from '../syntax/snbt.js'
+import { readAsVersion } from '../types/versions.js'
 import {
   CHECKED_NAMES,
   MAX_NAME_CHARS,
@@ -38,7 +39,7 @@ import {
   PLACEHOLDER,
   placeholderGrowth,
   type PartType,
-} from './vocabulary.js'
+} from '../types/vocabulary.js'
 
 /** The bytes a JSON number is written with. */
 const NUMBER_BYTES = new Uint8Array(256)

@@ -6,9 +6,9 @@
  * values' offsets, never a string: the check decodes one string at a time afterwards. Everything
  * else the scanner passes over unwatched, at its own speed.
  */
-import type { JsonKind, JsonObserver, JsonStrings } from '../json/index.js'
+import type { JsonKind, JsonObserver, JsonStrings } from '../../json/index.js'
 import { elementPath, memberPath, spellName } from './json-path.js'
-import { UnsafeContent, unsafeExport, type UnsafeExport } from './refusal.js'
+import { UnsafeContent, unsafeExport, type UnsafeExport } from '../types/refusal.js'
 import {
   CHECKED_NAMES,
   DATA_LIMITS,
@@ -16,7 +16,7 @@ import {
   MEMBER_RULES,
   fetchedLength,
   visiblePart,
-} from './vocabulary.js'
+} from '../types/vocabulary.js'
 
 /** A value as read: where it is, and, for a list of strings, where each element is. */
 export interface JsonNode {

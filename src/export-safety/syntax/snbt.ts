@@ -13,10 +13,15 @@
  * on the empty members of real exports or parse binary NBT only, and the Worker keeps `hono` as
  * its one runtime dependency.
  */
-import { UnsafeContent } from './refusal.js'
+import { UnsafeContent } from '../types/refusal.js'
 import type { SnbtValue } from './snbt-value.js'
 import { checkSnbtText, readQuotedText } from './text.js'
-import { memberTypeOf, textFacts, wordOrStringMatches, type TextFacts } from './typed-tree.js'
+import {
+  memberTypeOf,
+  textFacts,
+  wordOrStringMatches,
+  type TextFacts,
+} from '../types/typed-tree.js'
 import {
   isBooleanWord,
   isNumberWord,
@@ -26,15 +31,15 @@ import {
   type Shape,
   type StringType,
   type ValueType,
-} from './types.js'
-import { activeKeyTypes } from './versions.js'
+} from '../types/types.js'
+import { activeKeyTypes } from '../types/versions.js'
 import {
   MAX_SNBT_DEPTH,
   MAX_TEXT_CHARS,
   PLACEHOLDER,
   READER_MARKERS,
   REFUSED_TEXT_MEMBERS,
-} from './vocabulary.js'
+} from '../types/vocabulary.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
