@@ -4,11 +4,11 @@
  * its file as data, the JSON text reader, the plugins' readers and the typed tree, which the
  * room's own code uses and the tests and the bench reach. Why a second face: docs/architecture.md#the-layering-rules.
  */
-export { CommandCheck } from './rules/commands'
-export { UnsafeContent } from './types/refusal'
-export { PART_KEYS, type PartType } from './types/vocabulary'
+export { CommandCheck } from './rules/index'
+export { UnsafeContent } from './types/index'
+export { PART_KEYS, type PartType } from './types/index'
 export { default as vocabularyFile } from './types/vocabulary.json'
-export { NOT_JSON, REPEATED, readJsonText } from './syntax/json-text'
+export { NOT_JSON, REPEATED, readJsonText } from './syntax/index'
 export {
   blockDisplayCreator,
   displayEntityUtils,
@@ -17,5 +17,5 @@ export {
   superBlocksDisplays,
   type ReaderEntity,
 } from './readers/index'
-export { jsonTextMatches, textFacts, type TextFacts } from './types/typed-tree'
-export { KEY_TYPES } from './types/types'
+export { jsonTextMatches, textFacts, type TextFacts } from './types/index'
+export { KEY_TYPES } from './types/index'

@@ -8,13 +8,8 @@
  * Arguments are separated by one space. Anything else is outside the vocabulary.
  */
 import { checkPartData } from './entities.js'
-import { UnsafeContent } from '../types/refusal.js'
-import { PLAIN_COMPOUND } from './plain-compound.js'
-import { READER_NAMES, readsAsDisplayEntityUtils } from '../readers/index.js'
-import { SelectorCache, sameBytes } from './selector-cache.js'
-import { parseSnbtValue, unexpectedAt } from '../syntax/snbt.js'
-import type { SnbtValue } from '../syntax/snbt-value.js'
 import {
+  UnsafeContent,
   HITBOX_TYPE,
   MAX_COMMAND_CHARS,
   PATTERNS,
@@ -27,7 +22,11 @@ import {
   SOUND_SOURCES,
   partTypeOf,
   type PartType,
-} from '../types/vocabulary.js'
+} from '../types/index.js'
+import { PLAIN_COMPOUND } from './plain-compound.js'
+import { READER_NAMES, readsAsDisplayEntityUtils } from '../readers/index.js'
+import { SelectorCache, sameBytes } from './selector-cache.js'
+import { parseSnbtValue, unexpectedAt, type SnbtValue } from '../syntax/index.js'
 
 /** Where a command sits: a frame (animation or sound keyframe, `commands`) or a hitbox. */
 export type CommandPlace = 'frame' | 'hitbox'

@@ -4,15 +4,15 @@
  * value was checked against its key's type as it was read (`snbt.ts`); here the entity's type,
  * its keys and its tags.
  */
-import { UnsafeContent } from '../types/refusal.js'
-import type { SnbtValue } from '../syntax/snbt-value.js'
 import {
+  UnsafeContent,
   MAX_OWN_TAGS,
   PART_KEYS,
   PASSENGER_KEYS,
   partTypeOf,
   type PartType,
-} from '../types/vocabulary.js'
+} from '../types/index.js'
+import type { SnbtValue } from '../syntax/index.js'
 
 type Compound = SnbtValue & { kind: 'compound' }
 

@@ -4,15 +4,17 @@
  * is refused as `reader`, naming the reader.
  */
 import { checkPassenger } from './entities.js'
-import { UnsafeContent } from '../types/refusal.js'
-import { forEachCompound } from '../syntax/snbt.js'
-import { readsAsDisplayEntityUtils } from '../readers/display-entity-utils.js'
-import { READER_NAMES } from '../readers/names.js'
-import { cutsBetween, forEachSansCraftEntity, mayNest } from '../readers/sanscraft-bde.js'
+import { UnsafeContent } from '../types/index.js'
+import { forEachCompound } from '../syntax/index.js'
 import {
+  readsAsDisplayEntityUtils,
+  READER_NAMES,
+  cutsBetween,
+  forEachSansCraftEntity,
+  mayNest,
   readsAsSuperBlocksDisplays,
   type GrammarCompound,
-} from '../readers/super-blocks-displays.js'
+} from '../readers/index.js'
 
 /**
  * Throws the `reader` refusal unless every reader reads the passenger string `text` as the

@@ -7,8 +7,14 @@
  * members or typed arrays, unquoted member names. So it accepts a subset of what the full check
  * accepts and never what it refuses; anything else goes to the full check.
  */
-import { KEY_TYPES, acceptsShape, type Shape, type ValueType } from '../types/types.js'
-import { PART_KEYS, type PartType } from '../types/vocabulary.js'
+import {
+  KEY_TYPES,
+  acceptsShape,
+  type Shape,
+  type ValueType,
+  PART_KEYS,
+  type PartType,
+} from '../types/index.js'
 
 /** An unquoted member name. */
 const NAME = /^[0-9A-Za-z_\-.+]+$/

@@ -10,9 +10,12 @@ import {
   memberTypeOf,
   wordOrStringMatches,
   type TextFacts,
-} from '../types/typed-tree.js'
-import { pick, type Shape, type ValueType } from '../types/types.js'
-import { MAX_SNBT_DEPTH, REFUSED_TEXT_MEMBERS } from '../types/vocabulary.js'
+  pick,
+  type Shape,
+  type ValueType,
+  MAX_SNBT_DEPTH,
+  REFUSED_TEXT_MEMBERS,
+} from '../types/index.js'
 
 /** Thrown when the text is not JSON. */
 export const NOT_JSON = Symbol('not JSON')

@@ -6,7 +6,7 @@
  * tree is the check's `SnbtValue`, or what the reader's own `SnbtBuilder` builds as it reads.
  * Spaces (U+0020) may surround the value; nothing else may follow it.
  */
-import { UnsafeContent, unsafeExport, type UnsafeReason } from '../types/refusal.js'
+import { UnsafeContent, unsafeExport, type UnsafeReason } from '../types/index.js'
 import { SNBT_TREE, parseSnbtWhole, unexpectedAt, type SnbtBuilder } from './snbt.js'
 import type { SnbtValue } from './snbt-value.js'
 

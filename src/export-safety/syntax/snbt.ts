@@ -13,16 +13,12 @@
  * on the empty members of real exports or parse binary NBT only, and the Worker keeps `hono` as
  * its one runtime dependency.
  */
-import { UnsafeContent } from '../types/refusal.js'
-import type { SnbtValue } from './snbt-value.js'
-import { checkSnbtText, readQuotedText } from './text.js'
 import {
+  UnsafeContent,
   memberTypeOf,
   textFacts,
   wordOrStringMatches,
   type TextFacts,
-} from '../types/typed-tree.js'
-import {
   isBooleanWord,
   isNumberWord,
   isStringWord,
@@ -31,15 +27,15 @@ import {
   type Shape,
   type StringType,
   type ValueType,
-} from '../types/types.js'
-import { activeKeyTypes } from '../types/versions.js'
-import {
+  activeKeyTypes,
   MAX_SNBT_DEPTH,
   MAX_TEXT_CHARS,
   PLACEHOLDER,
   READER_MARKERS,
   REFUSED_TEXT_MEMBERS,
-} from '../types/vocabulary.js'
+} from '../types/index.js'
+import type { SnbtValue } from './snbt-value.js'
+import { checkSnbtText, readQuotedText } from './text.js'
 
 const ID = 'id'
 const TAGS = 'Tags'

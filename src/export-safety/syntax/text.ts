@@ -10,10 +10,15 @@
  * (`textValue`: plain text, `translate`, `keybind`, `extra`, styling, hover events that show text).
  */
 import { NOT_JSON, REPEATED, readJsonText } from './json-text.js'
-import { UnsafeContent } from '../types/refusal.js'
-import { jsonTextMatches, textFacts, type TextFacts } from '../types/typed-tree.js'
-import type { ValueType } from '../types/types.js'
-import { CLICK_KINDS, WORLD_READING_KINDS } from '../types/vocabulary.js'
+import {
+  UnsafeContent,
+  jsonTextMatches,
+  textFacts,
+  type TextFacts,
+  type ValueType,
+  CLICK_KINDS,
+  WORLD_READING_KINDS,
+} from '../types/index.js'
 
 /** Text that holds none of these is plain text, whatever JSON reader reads it. */
 const STRUCTURE = /[{[]/

@@ -14,8 +14,13 @@
  * checked), and nothing of them is held beyond the frame being checked.
  */
 import { JsonScanner, JsonStrings, type JsonKind, type JsonObserver } from '../../json/index.js'
-import { CommandCheck, checkOneLine, type CommandPlace } from '../rules/commands.js'
-import { checkPassenger } from '../rules/entities.js'
+import {
+  CommandCheck,
+  checkOneLine,
+  type CommandPlace,
+  checkPassenger,
+  checkPassengerReaders,
+} from '../rules/index.js'
 import {
   CONTENT,
   DATAPACK,
@@ -26,12 +31,11 @@ import {
   type Offsets,
 } from './export-reading.js'
 import { elementPath, memberPath } from './json-path.js'
-import { UnsafeContent, unsafeExport, type UnsafeExport } from '../types/refusal.js'
-import type { GrammarCompound } from '../readers/index.js'
-import { checkPassengerReaders } from '../rules/passenger-readers.js'
-import { forEachCompound } from '../syntax/snbt.js'
-import { readAsVersion } from '../types/versions.js'
 import {
+  UnsafeContent,
+  unsafeExport,
+  type UnsafeExport,
+  readAsVersion,
   CHECKED_NAMES,
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
@@ -39,7 +43,9 @@ import {
   PLACEHOLDER,
   placeholderGrowth,
   type PartType,
-} from '../types/vocabulary.js'
+} from '../types/index.js'
+import type { GrammarCompound } from '../readers/index.js'
+import { forEachCompound } from '../syntax/index.js'
 
 /** The bytes a JSON number is written with. */
 const NUMBER_BYTES = new Uint8Array(256)

@@ -8,15 +8,17 @@
  */
 import type { JsonKind, JsonObserver, JsonStrings } from '../../json/index.js'
 import { elementPath, memberPath, spellName } from './json-path.js'
-import { UnsafeContent, unsafeExport, type UnsafeExport } from '../types/refusal.js'
 import {
+  UnsafeContent,
+  unsafeExport,
+  type UnsafeExport,
   CHECKED_NAMES,
   DATA_LIMITS,
   MAX_NAME_CHARS,
   MEMBER_RULES,
   fetchedLength,
   visiblePart,
-} from '../types/vocabulary.js'
+} from '../types/index.js'
 
 /** A value as read: where it is, and, for a list of strings, where each element is. */
 export interface JsonNode {

@@ -5,7 +5,7 @@
  * `content.datapack.anim_keyframes.open.7[2]`, `content.passengers[0]`,
  * `content.datapack.anim_keyframes["walk cycle"].3[0]`, `content["\ufeffpassengers"]`.
  */
-import { isInvisible } from '../types/vocabulary.js'
+import { isInvisible } from '../types/index.js'
 
 const PLAIN_NAME = /^[A-Za-z0-9_-]+$/
 
