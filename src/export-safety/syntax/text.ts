@@ -58,9 +58,16 @@ export function readQuotedText(
   } catch (fault) {
     if (fault === NOT_JSON) return { refusal: new UnsafeContent('text', 'not JSON'), balanced }
     if (fault !== REPEATED) throw fault
-    // A repeated member: `JSON.parse` keeps its last value at its first place; read that.
+    // A repeated member: `JSON.parse` keeps its last value at its first place; read that. The
+    // one-pass reader stops at the repeat, so what follows may still make the text no JSON.
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      return { refusal: new UnsafeContent('text', 'not JSON'), balanced }
+    }
     facts = textFacts()
-    matches = jsonTextMatches(JSON.parse(value), type, 0, facts)
+    matches = jsonTextMatches(parsed, type, 0, facts)
   }
   return { refusal: textRefusal(facts, matches, path), balanced }
 }
