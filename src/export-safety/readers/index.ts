@@ -5,9 +5,7 @@
  * and commands the game reads. The models are plain code over text; the room imports no other
  * room of the check, and the rules room holds what they read to the vocabulary.
  */
-export { blockDisplayCreator } from './block-display-creator.js'
-export { displayEntityUtils, readsAsDisplayEntityUtils } from './display-entity-utils.js'
-export type { ReaderEntity } from './reader-entity.js'
+export { readsAsDisplayEntityUtils } from './display-entity-utils.js'
 export { cutsBetween, forEachSansCraftEntity, mayNest, sansCraft } from './sanscraft-bde.js'
 export {
   readsAsSuperBlocksDisplays,

@@ -5,4 +5,3 @@
 export { forEachCompound, parseSnbtValue, unexpectedAt } from './snbt.js'
 export { readSnbtTree, type SnbtBuilder } from './snbt-tree.js'
 export type { SnbtValue } from './snbt-value.js'
-export { NOT_JSON, REPEATED, readJsonText } from './json-text.js'
