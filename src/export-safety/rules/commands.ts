@@ -21,6 +21,8 @@ import {
   SOUND_LIMITS,
   SOUND_SOURCES,
   partTypeOf,
+  KEY_TYPES,
+  type KeyTypes,
   type PartType,
 } from '../types/index.js'
 import { PLAIN_COMPOUND } from './plain-compound.js'
@@ -85,14 +87,18 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 export class CommandCheck {
   private readonly ownTags: Set<string>
   private modelTag: string | null
+  /** The key types of the export's declared version, for the compounds its commands write. */
+  private readonly keyTypes: KeyTypes
   private readonly selectorTypes = new SelectorCache<PartType>(
     MAX_KEPT_SELECTORS,
     MAX_KEPT_SELECTOR_CHARS,
   )
 
-  constructor(ownTags: Set<string>, modelTag: string | null) {
+  /** `keyTypes`: as the export's declared version reads them; the default version's when absent. */
+  constructor(ownTags: Set<string>, modelTag: string | null, keyTypes: KeyTypes = KEY_TYPES) {
     this.ownTags = ownTags
     this.modelTag = modelTag
+    this.keyTypes = keyTypes
   }
 
   /** Throws `UnsafeContent` unless `command` is in the vocabulary of `place`. */
@@ -104,7 +110,7 @@ export class CommandCheck {
       throw new UnsafeContent('length', String(length))
     }
     checkOneLine(command)
-    const words = new Words(command)
+    const words = new Words(command, this.keyTypes)
     const word = words.next()
     if (place === 'hitbox') {
       if (word !== 'summon') throw new UnsafeContent('command', word)
@@ -318,9 +324,11 @@ function selectorArguments(selector: string): string[] {
 class Words {
   private position = 0
   private readonly text: string
+  private readonly keyTypes: KeyTypes
 
-  constructor(text: string) {
+  constructor(text: string, keyTypes: KeyTypes) {
     this.text = text
+    this.keyTypes = keyTypes
   }
 
   /** Whether the last word ended the text (a trailing space leaves one empty word to read). */
@@ -355,7 +363,7 @@ class Words {
   compoundToEnd(): SnbtValue & { kind: 'compound' } {
     const text = this.text
     if (text[this.position] !== '{') unexpectedAt(text, this.position)
-    const { value, end } = parseSnbtValue(text, this.position)
+    const { value, end } = parseSnbtValue(text, this.position, this.keyTypes)
     if (end !== text.length) unexpectedAt(text, end)
     return value as SnbtValue & { kind: 'compound' }
   }

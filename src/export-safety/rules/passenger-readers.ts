@@ -4,7 +4,7 @@
  * is refused as `reader`, naming the reader.
  */
 import { checkPassenger } from './entities.js'
-import { UnsafeContent } from '../types/index.js'
+import { UnsafeContent, type KeyTypes } from '../types/index.js'
 import { forEachCompound } from '../syntax/index.js'
 import {
   readsAsDisplayEntityUtils,
@@ -19,15 +19,16 @@ import {
 /**
  * Throws the `reader` refusal unless every reader reads the passenger string `text` as the
  * grammar does: `compounds` its top-level compounds, `types` the display type of every entity
- * it holds (nested ones included).
+ * it holds (nested ones included), `keyTypes` as the export's declared version reads them.
  */
 export function checkPassengerReaders(
   text: string,
   compounds: readonly GrammarCompound[],
   types: readonly string[],
+  keyTypes: KeyTypes,
 ): void {
   if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(READER_NAMES.superBlocksDisplays)
-  if (!readsAsSansCraft(text, compounds, types)) refuse(READER_NAMES.sansCraft)
+  if (!readsAsSansCraft(text, compounds, types, keyTypes)) refuse(READER_NAMES.sansCraft)
   // It summons the passengers inside its own `summon block_display ...`, replacing that text.
   if (!readsAsDisplayEntityUtils(text)) refuse(READER_NAMES.displayEntityUtils)
 }
@@ -45,6 +46,7 @@ function readsAsSansCraft(
   text: string,
   compounds: readonly GrammarCompound[],
   types: readonly string[],
+  keyTypes: KeyTypes,
 ): boolean {
   // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
   if (!mayNest(text))
@@ -63,7 +65,7 @@ function readsAsSansCraft(
     forEachSansCraftEntity(text, ({ compound }) => {
       entities++
       let count = 0
-      forEachCompound(compound, (entity, start) => {
+      forEachCompound(compound, keyTypes, (entity, start) => {
         if (start >= 0) count++
         const type = checkPassenger(entity, scratchTags)
         const left = expected.get(type) ?? 0

@@ -6,7 +6,7 @@
  * tree is the check's `SnbtValue`, or what the reader's own `SnbtBuilder` builds as it reads.
  * Spaces (U+0020) may surround the value; nothing else may follow it.
  */
-import { UnsafeContent, unsafeExport, type UnsafeReason } from '../types/index.js'
+import { KEY_TYPES, UnsafeContent, unsafeExport, type UnsafeReason } from '../types/index.js'
 import { SNBT_TREE, parseSnbtWhole, unexpectedAt, type SnbtBuilder } from './snbt.js'
 import type { SnbtValue } from './snbt-value.js'
 
@@ -25,7 +25,7 @@ export function readSnbtTree<V, C>(
   builder: SnbtBuilder<V, C> = SNBT_TREE as unknown as SnbtBuilder<V, C>,
 ): SnbtTreeReading<V> {
   try {
-    const { value, end } = parseSnbtWhole(text, spacesFrom(text, 0), builder)
+    const { value, end } = parseSnbtWhole(text, spacesFrom(text, 0), builder, KEY_TYPES)
     const after = spacesFrom(text, end)
     if (after < text.length) unexpectedAt(text, after)
     return { ok: true, value }

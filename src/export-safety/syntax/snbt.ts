@@ -24,10 +24,10 @@ import {
   isStringWord,
   pick,
   type CompoundType,
+  type KeyTypes,
   type Shape,
   type StringType,
   type ValueType,
-  activeKeyTypes,
   MAX_SNBT_DEPTH,
   MAX_TEXT_CHARS,
   PLACEHOLDER,
@@ -174,9 +174,10 @@ export interface SnbtParse {
 export function parseSnbtValue(
   text: string,
   start: number,
+  keyTypes: KeyTypes,
   onPassenger: PassengerHook | null = null,
 ): SnbtParse {
-  const parser = new SnbtParser(text, start, onPassenger)
+  const parser = new SnbtParser(text, start, keyTypes, onPassenger)
   const value = parser.value(0)
   return { value, end: parser.position }
 }
@@ -219,8 +220,9 @@ export function parseSnbtWhole<V, C>(
   text: string,
   start: number,
   builder: SnbtBuilder<V, C>,
+  keyTypes: KeyTypes,
 ): { value: V; end: number } {
-  const parser = new SnbtParser(text, start, null)
+  const parser = new SnbtParser(text, start, keyTypes, null)
   const value = parser.whole(builder, 0)
   return { value, end: parser.position }
 }
@@ -233,9 +235,10 @@ export function parseSnbtWhole<V, C>(
  */
 export function forEachCompound(
   text: string,
+  keyTypes: KeyTypes,
   each: (compound: SnbtValue & { kind: 'compound' }, start: number, end: number) => void,
 ): void {
-  const parser = new SnbtParser(text, 0, (compound) => each(compound, -1, -1))
+  const parser = new SnbtParser(text, 0, keyTypes, (compound) => each(compound, -1, -1))
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
@@ -272,6 +275,8 @@ class SnbtParser {
   position: number
   private readonly text: string
   private readonly onPassenger: PassengerHook | null
+  /** The types of an entity's keys, as the export's declared version reads them (`keyTypesOf`). */
+  private readonly keyTypes: KeyTypes
   /** Where the value being read sits in its entity's compound: names and list indexes. */
   private path: Array<string | number> = []
   /** Where the strings of a `Tags` list being read go. */
@@ -279,9 +284,10 @@ class SnbtParser {
   /** The next backslash at or after the last place asked for (-1: none to the end). */
   private backslash = -2
 
-  constructor(text: string, start: number, onPassenger: PassengerHook | null) {
+  constructor(text: string, start: number, keyTypes: KeyTypes, onPassenger: PassengerHook | null) {
     this.text = text
     this.position = start
+    this.keyTypes = keyTypes
     this.onPassenger = onPassenger
   }
 
@@ -405,7 +411,7 @@ class SnbtParser {
 
   /**
    * An entity's compound (a passenger, a `data merge` or a summon's data): `id` kept whole,
-   * `Passengers` handed to the passenger hook, a key of `activeKeyTypes` checked against its type as
+   * `Passengers` handed to the passenger hook, a key of `keyTypes` checked against its type as
    * it is read (the tags of `Tags` kept), any other member read to its end and kept as null (a
    * `key` refusal later).
    */
@@ -440,7 +446,7 @@ class SnbtParser {
   private member(name: string, depth: number): SnbtValue | null {
     if (name === ID) return this.whole(SNBT_TREE, depth + 1)
     if (name === PASSENGERS && this.onPassenger !== null) return this.passengers(depth + 1)
-    const type = activeKeyTypes().get(name)
+    const type = this.keyTypes.get(name)
     if (type === undefined) {
       this.skipValue(depth + 1)
       return null

@@ -22,6 +22,7 @@ export {
 export {
   acceptsShape,
   type CompoundType,
+  type KeyTypes,
   isBooleanWord,
   isNumberWord,
   isStringWord,
@@ -31,7 +32,7 @@ export {
   type StringType,
   type ValueType,
 } from './types.js'
-export { activeKeyTypes, readAsVersion } from './versions.js'
+export { keyTypesOf } from './versions.js'
 export {
   CHECKED_NAMES,
   CLICK_KINDS,

@@ -283,8 +283,11 @@ export const DEFAULT_TYPES = new TypeSet(
   eraOverrides((data as unknown as { versions: Versions }).versions.default),
 )
 
+/** The type of each entity key, as one version reads them (`keyTypesOf`). */
+export type KeyTypes = ReadonlyMap<string, ValueType>
+
 /** The type of each entity key as the default version reads it. */
-export const KEY_TYPES: ReadonlyMap<string, ValueType> = DEFAULT_TYPES.keyTypes
+export const KEY_TYPES: KeyTypes = DEFAULT_TYPES.keyTypes
 
 /** `vocabulary.json`'s `versions`. */
 export interface Versions {

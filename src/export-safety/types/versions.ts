@@ -6,7 +6,7 @@
  * other value of another type.
  */
 import data from './vocabulary.json' with { type: 'json' }
-import { DEFAULT_TYPES, TypeSet, type ValueType, type Versions } from './types.js'
+import { DEFAULT_TYPES, TypeSet, type KeyTypes, type Versions } from './types.js'
 
 const VERSIONS = (data as unknown as { versions: Versions }).versions
 
@@ -48,33 +48,13 @@ export function eraOf(version: unknown): string {
   return chosen.name
 }
 
-/** The entity key types of the era `version` falls in (`eraOf`). */
-export function keyTypesOf(version: unknown): ReadonlyMap<string, ValueType> {
+/**
+ * The entity key types of the era `version` falls in (`eraOf`): what the check of one export
+ * hands the SNBT reader wherever it reads that export's entity data.
+ */
+export function keyTypesOf(version: unknown): KeyTypes {
   const name = eraOf(version)
   const era = ERAS.find((candidate) => candidate.name === name)!
   era.types ??= new TypeSet(era.overrides)
   return era.types.keyTypes
-}
-
-/**
- * The key types the SNBT reader applies (`snbt.ts`): the check of one export sets its era's for
- * the whole of its synchronous run (`readAsVersion`) rather than hand them through every room
- * that reads SNBT (commands, passengers, the plugins' readers); outside one, the default era's.
- */
-let active: ReadonlyMap<string, ValueType> = DEFAULT_TYPES.keyTypes
-
-/** The key types in force. */
-export function activeKeyTypes(): ReadonlyMap<string, ValueType> {
-  return active
-}
-
-/** Runs `run` with the key types of the era of `version`, then restores the ones before. */
-export function readAsVersion<T>(version: unknown, run: () => T): T {
-  const outer = active
-  active = keyTypesOf(version)
-  try {
-    return run()
-  } finally {
-    active = outer
-  }
 }

@@ -35,7 +35,8 @@ import {
   UnsafeContent,
   unsafeExport,
   type UnsafeExport,
-  readAsVersion,
+  keyTypesOf,
+  type KeyTypes,
   CHECKED_NAMES,
   MAX_NAME_CHARS,
   MAX_PASSENGER_BYTES,
@@ -99,6 +100,15 @@ export function startExportCheck(
   }
 }
 
+/**
+ * `content.version` when it is a string, read once the scan is done: the version every SNBT value
+ * of the export is typed as (`keyTypesOf`; absent or not a string, the default version).
+ */
+function declaredVersion(reading: ExportReading, json: JsonStrings): string | null {
+  const version = reading.document?.objects.get(CONTENT)?.members.get(VERSION)
+  return version?.type === 'string' ? json.string(version.start, version.end) : null
+}
+
 /** Thrown inside a scan of keyframes to end it at the first refusal. */
 const STOP = Symbol('stop')
 
@@ -111,6 +121,8 @@ class ExportCheck {
   /** The tags the model's parts carry: what a `data merge` may target. */
   private readonly ownTags = new Set<string>()
   private readonly command: CommandCheck
+  /** The key types of the export's declared version: every SNBT value is typed as it reads it. */
+  private readonly keyTypes: KeyTypes
   /** Bytes of the passenger strings read so far, as written. */
   private passengerBytes = 0
 
@@ -124,7 +136,8 @@ class ExportCheck {
     this.view = new DataView(document.buffer, document.byteOffset, document.byteLength)
     this.json = json
     this.reading = reading
-    this.command = new CommandCheck(this.ownTags, modelTag)
+    this.keyTypes = keyTypesOf(declaredVersion(reading, json))
+    this.command = new CommandCheck(this.ownTags, modelTag, this.keyTypes)
   }
 
   run(): UnsafeExport | null {
@@ -138,17 +151,13 @@ class ExportCheck {
     if (content.refusal !== null) return content.refusal
     const field = (name: string) => content.members.get(name)
     const path = (name: string) => memberPath(CONTENT, name)
-    const version = field(VERSION)
-    // Every SNBT value is typed as the declared version reads it (`versions.ts`).
-    return readAsVersion(
-      version?.type === 'string' ? this.json.string(version.start, version.end) : null,
-      () =>
-        this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
-        this.oldPassengers(field('Passengers'), path('Passengers')) ??
-        this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
-        this.commands(field('commands'), path('commands'), 'frame') ??
-        this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)) ??
-        this.typedMembers(content),
+    return (
+      this.strings(field('passengers'), path('passengers'), PASSENGERS) ??
+      this.oldPassengers(field('Passengers'), path('Passengers')) ??
+      this.commands(field('hitbox'), path('hitbox'), 'hitbox') ??
+      this.commands(field('commands'), path('commands'), 'frame') ??
+      this.datapack(field(DATAPACK), content.objects.get(DATAPACK), path(DATAPACK)) ??
+      this.typedMembers(content)
     )
   }
 
@@ -207,12 +216,12 @@ class ExportCheck {
     checkOneLine(text)
     const compounds: GrammarCompound[] = []
     const types: PartType[] = []
-    forEachCompound(text, (compound, from, to) => {
+    forEachCompound(text, this.keyTypes, (compound, from, to) => {
       const type = checkPassenger(compound, this.ownTags)
       types.push(type)
       if (from >= 0) compounds.push({ start: from, end: to, type })
     })
-    checkPassengerReaders(text, compounds, types)
+    checkPassengerReaders(text, compounds, types, this.keyTypes)
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */

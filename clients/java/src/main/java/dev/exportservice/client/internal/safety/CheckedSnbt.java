@@ -23,13 +23,16 @@ final class CheckedSnbt extends SnbtReader {
 
   /** Takes each compound of a {@code Passengers} list as soon as it closes (its own first). */
   private final Consumer<SnbtValue.Compound> onPassenger;
+  /** The types of an entity's keys, as the export's declared version reads them ({@link Versions#keyTypesOf}). */
+  private final Map<String, ValueType> keyTypes;
   /** Where the value being read sits in its entity's compound: names and list indexes. */
   private List<Object> path = new ArrayList<>();
   /** Where the strings of a {@code Tags} list being read go. */
   private List<String> tags;
 
-  private CheckedSnbt(String text, int start, Consumer<SnbtValue.Compound> onPassenger) {
+  private CheckedSnbt(String text, int start, Map<String, ValueType> keyTypes, Consumer<SnbtValue.Compound> onPassenger) {
     super(text, start);
+    this.keyTypes = keyTypes;
     this.onPassenger = onPassenger;
   }
 
@@ -37,8 +40,8 @@ final class CheckedSnbt extends SnbtReader {
   record Parse(SnbtValue value, int end) {}
 
   /** Parses one value starting at {@code start}; the caller decides what may follow. */
-  static Parse value(String text, int start, Consumer<SnbtValue.Compound> onPassenger) {
-    CheckedSnbt parser = new CheckedSnbt(text, start, onPassenger);
+  static Parse value(String text, int start, Map<String, ValueType> keyTypes, Consumer<SnbtValue.Compound> onPassenger) {
+    CheckedSnbt parser = new CheckedSnbt(text, start, keyTypes, onPassenger);
     SnbtValue value = parser.value(0, false);
     return new Parse(value, parser.position);
   }
@@ -52,8 +55,8 @@ final class CheckedSnbt extends SnbtReader {
    * Parses {@code text} as zero or more compounds separated by commas (spaces around them
    * allowed), handing each to {@code each} as soon as it is parsed, nested passengers first.
    */
-  static void forEachCompound(String text, CompoundSite each) {
-    CheckedSnbt parser = new CheckedSnbt(text, 0, compound -> each.accept(compound, -1, -1));
+  static void forEachCompound(String text, Map<String, ValueType> keyTypes, CompoundSite each) {
+    CheckedSnbt parser = new CheckedSnbt(text, 0, keyTypes, compound -> each.accept(compound, -1, -1));
     parser.spaces();
     if (parser.atEnd()) return;
     for (; ; ) {
@@ -99,7 +102,7 @@ final class CheckedSnbt extends SnbtReader {
   protected SnbtValue member(String name, int depth, boolean whole) {
     if (whole || name.equals(ID)) return super.member(name, depth, true);
     if (name.equals(PASSENGERS) && onPassenger != null) return passengers(depth + 1);
-    ValueType type = Versions.active().get(name);
+    ValueType type = keyTypes.get(name);
     if (type == null) {
       skipValue(depth + 1);
       return null;

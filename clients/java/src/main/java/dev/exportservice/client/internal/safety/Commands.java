@@ -53,9 +53,13 @@ final class Commands {
   /** A selector's verdict is kept: every frame targets the same parts. */
   private final Map<String, String> selectorTypes = new HashMap<>();
 
-  Commands(Set<String> ownTags, String modelTag) {
+  /** The key types of the export's declared version, for the compounds its commands write. */
+  private final Map<String, ValueType> keyTypes;
+
+  Commands(Set<String> ownTags, String modelTag, Map<String, ValueType> keyTypes) {
     this.ownTags = ownTags;
     this.modelTag = modelTag;
+    this.keyTypes = keyTypes;
   }
 
   /**
@@ -79,7 +83,7 @@ final class Commands {
     if (length > Vocabulary.MAX_COMMAND_CHARS) {
       throw new UnsafeContent(UnsafeContent.Reason.LENGTH, String.valueOf(length));
     }
-    Words words = new Words(command);
+    Words words = new Words(command, keyTypes);
     String word = words.next();
     if (hitbox) {
       if (!word.equals("summon")) throw new UnsafeContent(UnsafeContent.Reason.COMMAND, word);
@@ -210,10 +214,12 @@ final class Commands {
   /** The space-separated words of a command, read one at a time. */
   private static final class Words {
     private final String text;
+    private final Map<String, ValueType> keyTypes;
     private int position;
 
-    Words(String text) {
+    Words(String text, Map<String, ValueType> keyTypes) {
       this.text = text;
+      this.keyTypes = keyTypes;
     }
 
     /** Whether the last word ended the text (a trailing space leaves one empty word to read). */
@@ -244,7 +250,7 @@ final class Commands {
     /** An SNBT compound that runs to the end of the command. */
     SnbtValue.Compound compoundToEnd() {
       if (position >= text.length() || text.charAt(position) != '{') throw CheckedSnbt.unexpectedAt(text, position);
-      CheckedSnbt.Parse parse = CheckedSnbt.value(text, position, null);
+      CheckedSnbt.Parse parse = CheckedSnbt.value(text, position, keyTypes, null);
       if (parse.end() != text.length()) throw CheckedSnbt.unexpectedAt(text, parse.end());
       return (SnbtValue.Compound) parse.value();
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
@@ -54,9 +55,9 @@ final class PluginReaders {
    * as the grammar does: {@code compounds} its top-level compounds, {@code types} the display
    * type of every entity it holds (nested ones included).
    */
-  static void checkPassengerReaders(String text, List<GrammarCompound> compounds, List<String> types) {
+  static void checkPassengerReaders(String text, List<GrammarCompound> compounds, List<String> types, Map<String, ValueType> keyTypes) {
     if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(SUPER_BLOCKS_DISPLAYS);
-    if (!readsAsSansCraft(text, compounds, types)) refuse(SANSCRAFT_BDE);
+    if (!readsAsSansCraft(text, compounds, types, keyTypes)) refuse(SANSCRAFT_BDE);
     // It summons the passengers inside its own `summon block_display ...`, replacing that text.
     if (!readsAsDisplayEntityUtils(text)) refuse(DISPLAY_ENTITY_UTILS);
   }
@@ -99,7 +100,7 @@ final class PluginReaders {
    * pieces are the grammar's compounds, as written; with one, its flattened entities are as many
    * as the grammar's, each a passenger the check accepts on its own, of the same display types.
    */
-  static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types) {
+  static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types, Map<String, ValueType> keyTypes) {
     // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
     if (!mayNest(text)) return cutsBetween(text, compounds);
     List<ReaderEntity> entities = sansCraft(text);
@@ -111,6 +112,7 @@ final class PluginReaders {
         int[] count = {0};
         CheckedSnbt.forEachCompound(
             entity.compound(),
+            keyTypes,
             (compound, start, end) -> {
               if (start >= 0) count[0]++;
               read.add(Vocabulary.checkPassenger(compound, scratchTags));

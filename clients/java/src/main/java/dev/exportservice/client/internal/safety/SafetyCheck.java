@@ -37,11 +37,14 @@ public final class SafetyCheck {
   /** The tags the model's parts carry: what a {@code data merge} may target. */
   private final Set<String> ownTags = new HashSet<>();
   private final Commands commands;
+  /** The key types of the export's declared version: every SNBT value is typed as it reads it. */
+  private final Map<String, ValueType> keyTypes;
   /** Bytes of the passenger strings read so far, as written. */
   private long passengerBytes;
 
-  private SafetyCheck(String modelTag) {
-    commands = new Commands(ownTags, modelTag);
+  private SafetyCheck(String modelTag, Map<String, ValueType> keyTypes) {
+    this.keyTypes = keyTypes;
+    commands = new Commands(ownTags, modelTag, keyTypes);
   }
 
   /**
@@ -79,7 +82,7 @@ public final class SafetyCheck {
     Refusal contentNames = names(fields, CONTENT, Vocabulary.CONTENT_NAMES, true);
     if (contentNames != null) return contentNames;
     // Every SNBT value is typed as the declared version reads it ({@link Versions}).
-    return Versions.readAs(fields.get("version"), () -> new SafetyCheck(modelTag).run(fields));
+    return new SafetyCheck(modelTag, Versions.keyTypesOf(fields.get("version"))).run(fields);
   }
 
   private Refusal run(Map<?, ?> fields) {
@@ -216,12 +219,13 @@ public final class SafetyCheck {
     List<String> types = new ArrayList<>();
     CheckedSnbt.forEachCompound(
         text,
+        keyTypes,
         (compound, start, end) -> {
           String type = Vocabulary.checkPassenger(compound, ownTags);
           types.add(type);
           if (start >= 0) compounds.add(new PluginReaders.GrammarCompound(start, end, type));
         });
-    PluginReaders.checkPassengerReaders(text, compounds, types);
+    PluginReaders.checkPassengerReaders(text, compounds, types, keyTypes);
   }
 
   /** Checks each passenger string of the list {@code fields.name} (absent: nothing to check). */

@@ -4,7 +4,6 @@ import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,13 +17,6 @@ final class Versions {
   private static final Pattern VERSION = Pattern.compile("(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?");
   private static final String DEFAULT = VocabularyFile.string("versions", "default");
   private static final List<Era> ERAS = eras();
-
-  /**
-   * The key types the SNBT reader applies: the check of one export sets its era's for the whole
-   * of its run ({@link #readAs}) rather than hand them through every reader of SNBT; outside
-   * one, the default era's.
-   */
-  private static final ThreadLocal<Map<String, ValueType>> ACTIVE = new ThreadLocal<>();
 
   private Versions() {}
 
@@ -85,7 +77,10 @@ final class Versions {
     return chosen.name;
   }
 
-  /** The entity key types of the era {@code version} falls in. */
+  /**
+   * The entity key types of the era {@code version} falls in: what the check of one export hands
+   * the SNBT reader wherever it reads that export's entity data.
+   */
   static synchronized Map<String, ValueType> keyTypesOf(Object version) {
     String name = eraOf(version);
     for (Era era : ERAS) {
@@ -94,23 +89,5 @@ final class Versions {
       return era.types.keyTypes;
     }
     throw new IllegalStateException("no era " + name);
-  }
-
-  /** The key types in force on this thread. */
-  static Map<String, ValueType> active() {
-    Map<String, ValueType> types = ACTIVE.get();
-    return types == null ? TypeSet.DEFAULT.keyTypes : types;
-  }
-
-  /** Runs {@code run} with the key types of the era of {@code version}, then restores the ones before. */
-  static <T> T readAs(Object version, Supplier<T> run) {
-    Map<String, ValueType> outer = ACTIVE.get();
-    ACTIVE.set(keyTypesOf(version));
-    try {
-      return run.get();
-    } finally {
-      if (outer == null) ACTIVE.remove();
-      else ACTIVE.set(outer);
-    }
   }
 }
