@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
@@ -16,14 +16,14 @@ import java.util.regex.Pattern;
  * what each kind accepts. One class for every kind (its fields filled for that kind), so that a
  * recursive type (text inside text) is one object referring to itself.
  */
-final class ValueType {
+public final class ValueType {
   /** The kinds of the file's grammar. */
-  enum Kind {
+  public enum Kind {
     NUMBER, BOOLEAN, STRING, ENUM, LIST, ARRAY, COMPOUND, ONE_OF, TEXT, NONE
   }
 
   /** The shape of an SNBT (or JSON) value, which picks a {@code oneOf} alternative. */
-  enum Shape {
+  public enum Shape {
     COMPOUND, LIST, ARRAY, QUOTED, WORD
   }
 
@@ -38,7 +38,7 @@ final class ValueType {
 
   private static final Set<String> BOOLEAN_WORDS = Set.of("true", "false", "0b", "0B", "-0b", "-0B", "1b", "1B");
 
-  Kind kind;
+  public Kind kind;
   // number
   boolean integer;
   Set<String> suffixes;
@@ -46,22 +46,22 @@ final class ValueType {
   Double max;
   Pattern numberPattern;
   // string
-  Pattern pattern;
-  boolean placeholder;
+  public Pattern pattern;
+  public boolean placeholder;
   /** What an unquoted word must match whole to be this string ({@code true}, {@code false} never, in any case); null: quoted only. */
   Pattern words;
   // enum
-  Set<String> values;
+  public Set<String> values;
   // list, array, text
-  ValueType of;
-  Integer length;
-  String prefix;
+  public ValueType of;
+  public Integer length;
+  public String prefix;
   // compound
   Map<String, ValueType> members;
   ValueType others;
   String namespace;
   /** {@code component} or {@code type}: the reason for a member not listed. */
-  String unknown;
+  public String unknown;
   // oneOf
   List<ValueType> alternatives;
 
@@ -204,14 +204,14 @@ final class ValueType {
    * The alternative that reads a value of {@code shape} (itself when not a {@code oneOf}; the
    * first that accepts the shape, nested ones resolved the same way), or null when none does.
    */
-  ValueType pick(Shape shape) {
+  public ValueType pick(Shape shape) {
     if (kind != Kind.ONE_OF) return acceptsShape(shape) ? this : null;
     for (ValueType alternative : alternatives) if (alternative.acceptsShape(shape)) return alternative.pick(shape);
     return null;
   }
 
   /** Whether {@code word} is a number of this type, range included. */
-  boolean isNumberWord(String word) {
+  public boolean isNumberWord(String word) {
     Matcher match = numberPattern.matcher(word);
     if (!match.matches()) return false;
     if (!integer) {
@@ -230,13 +230,13 @@ final class ValueType {
   }
 
   /** Whether {@code word}, unquoted, is this string type ({@code words}). */
-  boolean isStringWord(String word) {
+  public boolean isStringWord(String word) {
     // 1.21.5 reads `true` and `false` in any case as bytes, 1.21.4 only in lower case.
     return words != null && !word.equalsIgnoreCase("true") && !word.equalsIgnoreCase("false") && words.matcher(word).matches();
   }
 
   /** Whether {@code word} is a boolean: {@code true}, {@code false}, or a byte of 0 or 1. */
-  static boolean isBooleanWord(String word) {
+  public static boolean isBooleanWord(String word) {
     return BOOLEAN_WORDS.contains(word);
   }
 
@@ -244,7 +244,7 @@ final class ValueType {
    * The type of member {@code name} of a compound of this type, or null when it has none: a name
    * without {@code :} looked up with the namespace in front, when the type has one.
    */
-  ValueType memberType(String name) {
+  public ValueType memberType(String name) {
     String key = namespace != null && name.indexOf(':') < 0 ? namespace + name : name;
     ValueType member = members.get(key);
     return member != null ? member : others;

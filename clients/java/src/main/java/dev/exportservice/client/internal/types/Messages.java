@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.Map;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@code {found}} is what was found and {@code {maxCommandChars}} and the like are the file's
  * limits. The service words its refusals from the same file, so both say the same sentence.
  */
-final class Messages {
+public final class Messages {
   private static final Pattern SLOT = Pattern.compile("\\{(\\w+)\\}");
   private static final Map<?, ?> TEMPLATES = VocabularyFile.object("messages");
 
@@ -21,7 +21,7 @@ final class Messages {
    * The message {@code key} with {@code found} and the limits filled in, in one pass (a
    * {@code found} that holds {@code {found}} stays as it is).
    */
-  static String of(String key, String found) {
+  public static String of(String key, String found) {
     Object template = TEMPLATES.get(key);
     if (!(template instanceof String)) throw new IllegalStateException(VocabularyFile.RESOURCE + " has no message " + key);
     Matcher slot = SLOT.matcher((String) template);

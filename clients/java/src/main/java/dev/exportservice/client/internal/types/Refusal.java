@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 /**
  * The verdict on an export outside the vocabulary: where ({@code path}, in the service's JSON-path

@@ -1,13 +1,18 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.rules;
 
+import dev.exportservice.client.internal.readers.PluginReaders;
+import dev.exportservice.client.internal.snbt.Selector;
 import dev.exportservice.client.internal.snbt.SnbtValue;
+import dev.exportservice.client.internal.syntax.CheckedSnbt;
+import dev.exportservice.client.internal.types.UnsafeContent;
+import dev.exportservice.client.internal.types.ValueType;
+import dev.exportservice.client.internal.types.Vocabulary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import dev.exportservice.client.internal.snbt.Selector;
 
 /**
  * The commands that animate a model, one per string, checked against the vocabulary:
@@ -23,7 +28,7 @@ import dev.exportservice.client.internal.snbt.Selector;
  *
  * Arguments are separated by one space. Anything else is outside the vocabulary.
  */
-final class Commands {
+public final class Commands {
   private static final Pattern NUMBER = Vocabulary.NUMBER;
   private static final Pattern COORDINATE = Vocabulary.COORDINATE;
   private static final Pattern SOUND_ID = Vocabulary.SOUND_ID;
@@ -56,7 +61,7 @@ final class Commands {
   /** The key types of the export's declared version, for the compounds its commands write. */
   private final Map<String, ValueType> keyTypes;
 
-  Commands(Set<String> ownTags, String modelTag, Map<String, ValueType> keyTypes) {
+  public Commands(Set<String> ownTags, String modelTag, Map<String, ValueType> keyTypes) {
     this.ownTags = ownTags;
     this.modelTag = modelTag;
     this.keyTypes = keyTypes;
@@ -66,7 +71,7 @@ final class Commands {
    * Throws unless {@code text} holds no control character (U+0000-U+001F, U+007F-U+009F): a line
    * break would start a second command.
    */
-  static void checkOneLine(String text) {
+  public static void checkOneLine(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
@@ -76,7 +81,7 @@ final class Commands {
   }
 
   /** Throws unless {@code command} is in the vocabulary of a hitbox or (otherwise) a frame. */
-  void check(String command, boolean hitbox) {
+  public void check(String command, boolean hitbox) {
     checkOneLine(command);
     // Counted as fetched with the longest tag, so that no tag brings it over the game's limit.
     int length = Vocabulary.fetchedLength(command, Vocabulary.MAX_COMMAND_CHARS);
@@ -114,7 +119,7 @@ final class Commands {
       type = checkOwnPartSelector(selector, tagOfModel());
       if (selectorTypes.size() < MAX_KEPT_SELECTORS) selectorTypes.put(selector, type);
     }
-    Vocabulary.checkPartData(type, words.compoundToEnd(), null);
+    Entities.checkPartData(type, words.compoundToEnd(), null);
   }
 
   private static void checkPlaysound(Words words) {
@@ -145,7 +150,7 @@ final class Commands {
         throw new UnsafeContent(UnsafeContent.Reason.VALUE, axis);
       }
     }
-    if (!words.atEnd()) Vocabulary.checkPartData(Vocabulary.HITBOX_TYPE, words.compoundToEnd(), ownTags);
+    if (!words.atEnd()) Entities.checkPartData(Vocabulary.HITBOX_TYPE, words.compoundToEnd(), ownTags);
   }
 
   /**

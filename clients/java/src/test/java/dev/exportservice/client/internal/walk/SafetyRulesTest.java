@@ -1,9 +1,10 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.walk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.exportservice.client.internal.json.JsonReader;
+import dev.exportservice.client.internal.types.Refusal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.HashMap;

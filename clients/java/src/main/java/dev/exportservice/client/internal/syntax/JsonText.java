@@ -1,8 +1,12 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.syntax;
 
 import dev.exportservice.client.internal.json.JsonReader;
 import dev.exportservice.client.internal.snbt.SnbtReader;
 import dev.exportservice.client.internal.snbt.SnbtValue;
+import dev.exportservice.client.internal.types.TypedTree;
+import dev.exportservice.client.internal.types.UnsafeContent;
+import dev.exportservice.client.internal.types.ValueType;
+import dev.exportservice.client.internal.types.Vocabulary;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;

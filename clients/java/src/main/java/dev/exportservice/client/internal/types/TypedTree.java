@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 import dev.exportservice.client.internal.snbt.SnbtValue;
 import java.math.BigDecimal;
@@ -11,11 +11,11 @@ import java.util.Map;
  * named at the text's own path, so the order a JSON reader keeps members in never changes a
  * verdict (src/export-safety/typed-tree.ts).
  */
-final class TypedTree {
+public final class TypedTree {
   private TypedTree() {}
 
   /** Whether the SNBT tree {@code value} is of {@code type}. */
-  static boolean snbtMatches(ValueType type, SnbtValue value) {
+  public static boolean snbtMatches(ValueType type, SnbtValue value) {
     ValueType.Shape shape;
     if (value instanceof SnbtValue.Text text) shape = text.quoted() ? ValueType.Shape.QUOTED : ValueType.Shape.WORD;
     else if (value instanceof SnbtValue.Compound) shape = ValueType.Shape.COMPOUND;
@@ -45,7 +45,7 @@ final class TypedTree {
   }
 
   /** Whether the JSON value {@code value} (as the JSON reader returns it) is of {@code type}. */
-  static boolean jsonMatches(ValueType type, Object value) {
+  public static boolean jsonMatches(ValueType type, Object value) {
     if (value == null || value == dev.exportservice.client.internal.json.JsonObject.NULL) return false;
     if (value instanceof Number number) return jsonNumberMatches(type, number);
     ValueType.Shape shape =

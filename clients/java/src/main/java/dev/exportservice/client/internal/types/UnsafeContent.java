@@ -1,14 +1,14 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 /**
  * Thrown inside the check of one string of an export: why it is outside the display-model
  * vocabulary and what was found. The walk over the document adds the path ({@link Refusal}).
  */
-final class UnsafeContent extends RuntimeException {
+public final class UnsafeContent extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** Why a checked field is outside the vocabulary; the names are the service's reasons. */
-  enum Reason {
+  public enum Reason {
     /** A command other than the ones that animate a model. */
     COMMAND,
     /** An entity other than a display entity (or, in a hitbox, an interaction). */
@@ -47,19 +47,19 @@ final class UnsafeContent extends RuntimeException {
     VALUE
   }
 
-  final Reason reason;
-  final String found;
+  public final Reason reason;
+  public final String found;
   /**
    * The message that says it, when not the reason's own: {@code lengthPassengers} (the passenger
    * strings together were too long), {@code readerRun} (a plugin's reader reads otherwise).
    */
-  final String message;
+  public final String message;
 
-  UnsafeContent(Reason reason, String found) {
+  public UnsafeContent(Reason reason, String found) {
     this(reason, found, null);
   }
 
-  UnsafeContent(Reason reason, String found, String message) {
+  public UnsafeContent(Reason reason, String found, String message) {
     super(reason + ": " + found, null, false, false); // no stack trace: a verdict, not a bug
     this.reason = reason;
     this.found = found;

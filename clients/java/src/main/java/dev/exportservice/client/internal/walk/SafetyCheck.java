@@ -1,7 +1,18 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.walk;
 
 import dev.exportservice.client.internal.json.JsonArray;
 import dev.exportservice.client.internal.json.JsonObject;
+import dev.exportservice.client.internal.readers.PluginReaders;
+import dev.exportservice.client.internal.rules.Commands;
+import dev.exportservice.client.internal.rules.Entities;
+import dev.exportservice.client.internal.rules.PassengerReaders;
+import dev.exportservice.client.internal.syntax.CheckedSnbt;
+import dev.exportservice.client.internal.types.Messages;
+import dev.exportservice.client.internal.types.Refusal;
+import dev.exportservice.client.internal.types.UnsafeContent;
+import dev.exportservice.client.internal.types.ValueType;
+import dev.exportservice.client.internal.types.Versions;
+import dev.exportservice.client.internal.types.Vocabulary;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -221,11 +232,11 @@ public final class SafetyCheck {
         text,
         keyTypes,
         (compound, start, end) -> {
-          String type = Vocabulary.checkPassenger(compound, ownTags);
+          String type = Entities.checkPassenger(compound, ownTags);
           types.add(type);
           if (start >= 0) compounds.add(new PluginReaders.GrammarCompound(start, end, type));
         });
-    PluginReaders.checkPassengerReaders(text, compounds, types, keyTypes);
+    PassengerReaders.checkPassengerReaders(text, compounds, types, keyTypes);
   }
 
   /** Checks each passenger string of the list {@code fields.name} (absent: nothing to check). */

@@ -1,12 +1,8 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.readers;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,19 +13,19 @@ import java.util.regex.Pattern;
  * rule for rule): an export is refused ({@code reader}, naming the reader) unless each of them
  * reads exactly the entities and commands the game reads.
  */
-final class PluginReaders {
+public final class PluginReaders {
   /** An entity a reader hands to the game: the type it summons, the compound it gives. */
-  record ReaderEntity(String type, String compound) {}
+  public record ReaderEntity(String type, String compound) {}
 
   /** A compound as the grammar reads it: where it stands in its string, and its display type. */
-  record GrammarCompound(int start, int end, String type) {}
+  public record GrammarCompound(int start, int end, String type) {}
 
   private static final List<String> NAMES = VocabularyFile.strings("readers");
   /** The readers' names, as a {@code reader} refusal's {@code found} gives them. */
-  static final String SUPER_BLOCKS_DISPLAYS = NAMES.get(0);
+  public static final String SUPER_BLOCKS_DISPLAYS = NAMES.get(0);
 
-  static final String SANSCRAFT_BDE = NAMES.get(1);
-  static final String DISPLAY_ENTITY_UTILS = NAMES.get(2);
+  public static final String SANSCRAFT_BDE = NAMES.get(1);
+  public static final String DISPLAY_ENTITY_UTILS = NAMES.get(2);
 
   /** Where SuperBlocksDisplays cuts a passenger string. */
   private static final Pattern SPLIT = Pattern.compile("(?<=\\}),(?=\\{id:\"minecraft:)");
@@ -50,28 +46,13 @@ final class PluginReaders {
 
   private PluginReaders() {}
 
-  /**
-   * Throws the {@code reader} refusal unless every reader reads the passenger string {@code text}
-   * as the grammar does: {@code compounds} its top-level compounds, {@code types} the display
-   * type of every entity it holds (nested ones included).
-   */
-  static void checkPassengerReaders(String text, List<GrammarCompound> compounds, List<String> types, Map<String, ValueType> keyTypes) {
-    if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(SUPER_BLOCKS_DISPLAYS);
-    if (!readsAsSansCraft(text, compounds, types, keyTypes)) refuse(SANSCRAFT_BDE);
-    // It summons the passengers inside its own `summon block_display ...`, replacing that text.
-    if (!readsAsDisplayEntityUtils(text)) refuse(DISPLAY_ENTITY_UTILS);
-  }
-
-  private static void refuse(String reader) {
-    throw new UnsafeContent(UnsafeContent.Reason.READER, reader, "readerRun");
-  }
 
   /**
    * Whether SuperBlocksDisplays reads {@code text} as the grammar does, whose top-level compounds
    * are {@code compounds}: it cuts exactly between them, and each piece begins by naming the type
    * the grammar reads. Reads the cuts in place, without making the pieces.
    */
-  static boolean readsAsSuperBlocksDisplays(String text, List<GrammarCompound> compounds) {
+  public static boolean readsAsSuperBlocksDisplays(String text, List<GrammarCompound> compounds) {
     // No compound: it summons one item display of what is not a compound, which the game refuses.
     if (compounds.isEmpty()) return !SPLIT.matcher(text).find();
     if (compounds.get(0).start() != 0 || compounds.get(compounds.size() - 1).end() != text.length()) return false;
@@ -94,48 +75,13 @@ final class PluginReaders {
     return true;
   }
 
-  /**
-   * Whether sanscraft-bde reads {@code text} as the grammar does (after SuperBlocksDisplays'
-   * reading held): without a nested list its
-   * pieces are the grammar's compounds, as written; with one, its flattened entities are as many
-   * as the grammar's, each a passenger the check accepts on its own, of the same display types.
-   */
-  static boolean readsAsSansCraft(String text, List<GrammarCompound> compounds, List<String> types, Map<String, ValueType> keyTypes) {
-    // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
-    if (!mayNest(text)) return cutsBetween(text, compounds);
-    List<ReaderEntity> entities = sansCraft(text);
-    if (entities.size() != types.size()) return false;
-    List<String> read = new ArrayList<>();
-    Set<String> scratchTags = new HashSet<>();
-    try {
-      for (ReaderEntity entity : entities) {
-        int[] count = {0};
-        CheckedSnbt.forEachCompound(
-            entity.compound(),
-            keyTypes,
-            (compound, start, end) -> {
-              if (start >= 0) count[0]++;
-              read.add(Vocabulary.checkPassenger(compound, scratchTags));
-            });
-        if (count[0] != 1) return false;
-      }
-    } catch (UnsafeContent refused) {
-      return false;
-    }
-    if (read.size() != types.size()) return false;
-    List<String> sortedRead = new ArrayList<>(read);
-    List<String> sortedTypes = new ArrayList<>(types);
-    Collections.sort(sortedRead);
-    Collections.sort(sortedTypes);
-    return sortedRead.equals(sortedTypes);
-  }
 
   /**
    * Whether DisplayEntityUtils dispatches {@code command} as the check read it: it changes
    * nothing (the vocabulary's commands never summon a block display, so the text can only stand
    * inside one of their strings, which the replacement would change).
    */
-  static boolean readsAsDisplayEntityUtils(String command) {
+  public static boolean readsAsDisplayEntityUtils(String command) {
     return !command.contains(POSITIONED);
   }
 
@@ -145,7 +91,7 @@ final class PluginReaders {
    * SuperBlocksDisplays' reading already required: the same walk as {@code splitObjects}, its
    * cuts compared in place, nothing made.
    */
-  static boolean cutsBetween(String text, List<GrammarCompound> compounds) {
+  public static boolean cutsBetween(String text, List<GrammarCompound> compounds) {
     int[] cut = {0};
     boolean walked =
         forEachCut(
@@ -191,7 +137,7 @@ final class PluginReaders {
   }
 
   /** Whether {@code text} holds what sanscraft-bde takes for a passenger list (else it reads pieces). */
-  static boolean mayNest(String text) {
+  public static boolean mayNest(String text) {
     return text.contains(NESTED) || text.contains(NESTED_LOWER);
   }
 
@@ -205,7 +151,7 @@ final class PluginReaders {
    * each piece and nested compound is a range of the string, and the blind counting is read from
    * one table of matches.
    */
-  static List<ReaderEntity> sansCraft(String passengers) {
+  public static List<ReaderEntity> sansCraft(String passengers) {
     NestedReading reading = new NestedReading(passengers);
     List<ReaderEntity> flat = new ArrayList<>();
     for (int[] piece : splitObjects(passengers)) reading.collect(piece[0], piece[1], flat);

@@ -1,4 +1,4 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code Count} and {@code tag} up to 1.20.4, {@code count} and {@code components} from 1.20.5;
  * string booleans in JSON text where Gson read them). The port of src/export-safety/versions.ts.
  */
-final class Versions {
+public final class Versions {
   private static final Pattern VERSION = Pattern.compile("(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?");
   private static final String DEFAULT = VocabularyFile.string("versions", "default");
   private static final List<Era> ERAS = eras();
@@ -81,7 +81,7 @@ final class Versions {
    * The entity key types of the era {@code version} falls in: what the check of one export hands
    * the SNBT reader wherever it reads that export's entity data.
    */
-  static synchronized Map<String, ValueType> keyTypesOf(Object version) {
+  public static synchronized Map<String, ValueType> keyTypesOf(Object version) {
     String name = eraOf(version);
     for (Era era : ERAS) {
       if (!era.name.equals(name)) continue;

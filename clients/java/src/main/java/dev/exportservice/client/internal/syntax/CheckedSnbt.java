@@ -1,7 +1,10 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.syntax;
 
 import dev.exportservice.client.internal.snbt.SnbtReader;
 import dev.exportservice.client.internal.snbt.SnbtValue;
+import dev.exportservice.client.internal.types.UnsafeContent;
+import dev.exportservice.client.internal.types.ValueType;
+import dev.exportservice.client.internal.types.Vocabulary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +19,7 @@ import java.util.function.Supplier;
  * {@code keyTypes}) while it is read, building nothing, so that the first fault met, left to
  * right, is the verdict. Every fault is thrown as the check's {@link UnsafeContent}.
  */
-final class CheckedSnbt extends SnbtReader {
+public final class CheckedSnbt extends SnbtReader {
   private static final String ID = "id";
   private static final String PASSENGERS = "Passengers";
   private static final SnbtValue.ListOf EMPTY_LIST = new SnbtValue.ListOf(List.of());
@@ -37,17 +40,17 @@ final class CheckedSnbt extends SnbtReader {
   }
 
   /** One value parsed from {@code start} (no leading space), and where it ends. */
-  record Parse(SnbtValue value, int end) {}
+  public record Parse(SnbtValue value, int end) {}
 
   /** Parses one value starting at {@code start}; the caller decides what may follow. */
-  static Parse value(String text, int start, Map<String, ValueType> keyTypes, Consumer<SnbtValue.Compound> onPassenger) {
+  public static Parse value(String text, int start, Map<String, ValueType> keyTypes, Consumer<SnbtValue.Compound> onPassenger) {
     CheckedSnbt parser = new CheckedSnbt(text, start, keyTypes, onPassenger);
     SnbtValue value = parser.value(0, false);
     return new Parse(value, parser.position);
   }
 
   /** Takes a compound and where it starts and ends in the text (-1 for a nested passenger). */
-  interface CompoundSite {
+  public interface CompoundSite {
     void accept(SnbtValue.Compound compound, int start, int end);
   }
 
@@ -55,7 +58,7 @@ final class CheckedSnbt extends SnbtReader {
    * Parses {@code text} as zero or more compounds separated by commas (spaces around them
    * allowed), handing each to {@code each} as soon as it is parsed, nested passengers first.
    */
-  static void forEachCompound(String text, Map<String, ValueType> keyTypes, CompoundSite each) {
+  public static void forEachCompound(String text, Map<String, ValueType> keyTypes, CompoundSite each) {
     CheckedSnbt parser = new CheckedSnbt(text, 0, keyTypes, compound -> each.accept(compound, -1, -1));
     parser.spaces();
     if (parser.atEnd()) return;
@@ -71,7 +74,7 @@ final class CheckedSnbt extends SnbtReader {
   }
 
   /** The {@code syntax} refusal for the character at {@code at} (or the end of the text). */
-  static UnsafeContent unexpectedAt(String text, int at) {
+  public static UnsafeContent unexpectedAt(String text, int at) {
     return new UnsafeContent(UnsafeContent.Reason.SYNTAX, characterAt(text, at));
   }
 

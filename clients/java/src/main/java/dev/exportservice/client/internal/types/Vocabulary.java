@@ -1,8 +1,6 @@
-package dev.exportservice.client.internal.safety;
+package dev.exportservice.client.internal.types;
 
-import dev.exportservice.client.internal.snbt.SnbtValue;
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,47 +10,47 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The display-model vocabulary as data (docs/export-safety.md), and the checks of the entities a
- * model is made of: its parts (display entities, in {@code passengers} and their nested
- * {@code Passengers}) and its hitboxes (interactions). Entity keys follow the game's
+ * The display-model vocabulary as data (docs/export-safety.md), for the checks of the entities a
+ * model is made of ({@code Entities}): its parts (display entities, in {@code passengers} and
+ * their nested {@code Passengers}) and its hitboxes (interactions). Entity keys follow the game's
  * documentation of display entities and interactions for Minecraft Java Edition 1.21.4, the
  * version the editor exports for, as the service's vocabulary does. An entity may set only its
  * type's keys, and each value is of the type the game's codec reads at that key
- * ({@link ValueType}, checked while the SNBT is read: {@link CheckedSnbt}).
+ * ({@link ValueType}, checked while the SNBT is read: {@code CheckedSnbt}).
  *
  * <p>Every table here is read from the service's one vocabulary file (src/export-safety/vocabulary.json,
  * which the jar carries: {@link VocabularyFile}); there is no Java copy of its words.
  */
-final class Vocabulary {
+public final class Vocabulary {
   /** The game's own limit on a command's length, in UTF-16 code units (a command block's). */
-  static final int MAX_COMMAND_CHARS = limit("maxCommandChars");
+  public static final int MAX_COMMAND_CHARS = limit("maxCommandChars");
 
   /** Longest member name (UTF-16 code units) in a checked object: an animation's, a frame's. */
-  static final int MAX_NAME_CHARS = limit("maxNameChars");
+  public static final int MAX_NAME_CHARS = limit("maxNameChars");
 
   /**
    * Longest text (a text display's {@code text}, a {@code CustomName}, an item's name or lore
    * line) in UTF-16 code units: a quoted one as decoded, one written as SNBT as written.
    */
-  static final int MAX_TEXT_CHARS = limit("maxTextChars");
+  public static final int MAX_TEXT_CHARS = limit("maxTextChars");
 
   /**
    * Most bytes of passenger strings ({@code passengers} and {@code Passengers} together), as the
    * document spells them between their quotes.
    */
-  static final int MAX_PASSENGER_BYTES = limit("maxPassengerBytes");
+  public static final int MAX_PASSENGER_BYTES = limit("maxPassengerBytes");
 
   /** Most distinct tags a model's parts may carry. */
-  static final int MAX_OWN_TAGS = limit("maxOwnTags");
+  public static final int MAX_OWN_TAGS = limit("maxOwnTags");
 
   /** Longest {@code found} of a refusal, in UTF-16 code units; a longer one is cut. */
-  static final int MAX_FOUND_CHARS = limit("maxFoundChars");
+  public static final int MAX_FOUND_CHARS = limit("maxFoundChars");
 
   /** Longest path a refusal's message repeats (the path itself stays whole). */
-  static final int MAX_MESSAGE_PATH_CHARS = limit("maxMessagePathChars");
+  public static final int MAX_MESSAGE_PATH_CHARS = limit("maxMessagePathChars");
 
   /** The tag placeholder of the published form; a fetched export holds the caller's tag there. */
-  static final String PLACEHOLDER = VocabularyFile.string("placeholder");
+  public static final String PLACEHOLDER = VocabularyFile.string("placeholder");
 
   /**
    * What a placeholder may add to a text when fetched: the longest tag a caller may ask for
@@ -65,22 +63,22 @@ final class Vocabulary {
   static final String DEFAULT_NAMESPACE = VocabularyFile.string("defaultNamespace");
 
   /** The entity a hitbox summons: the one entity whose place is {@code hitbox}. */
-  static final String HITBOX_TYPE = hitboxType();
+  public static final String HITBOX_TYPE = hitboxType();
 
   /** The member names the check reads: of the root, of {@code content}, of {@code datapack}. */
-  static final List<String> ROOT_NAMES = VocabularyFile.strings("names", "root");
+  public static final List<String> ROOT_NAMES = VocabularyFile.strings("names", "root");
 
-  static final List<String> CONTENT_NAMES = VocabularyFile.strings("names", "content");
-  static final List<String> DATAPACK_NAMES = VocabularyFile.strings("names", "datapack");
+  public static final List<String> CONTENT_NAMES = VocabularyFile.strings("names", "content");
+  public static final List<String> DATAPACK_NAMES = VocabularyFile.strings("names", "datapack");
 
   /** How a member of {@code content} that no plugin runs is typed (the file's {@code members}). */
-  record MemberRule(String json, Pattern pattern, double min, double max, boolean only) {}
+  public record MemberRule(String json, Pattern pattern, double min, double max, boolean only) {}
 
   /** The members of {@code content} read as data, not run: each one's JSON type and bounds. */
-  static final Map<String, MemberRule> MEMBER_RULES = memberRules();
+  public static final Map<String, MemberRule> MEMBER_RULES = memberRules();
   /** Bounds of the plain data a {@code data} member holds. */
-  static final int DATA_MAX_DEPTH = VocabularyFile.integer("data", "maxDepth");
-  static final int DATA_MAX_STRING_CHARS = VocabularyFile.integer("data", "maxStringChars");
+  public static final int DATA_MAX_DEPTH = VocabularyFile.integer("data", "maxDepth");
+  public static final int DATA_MAX_STRING_CHARS = VocabularyFile.integer("data", "maxStringChars");
 
   private static Map<String, MemberRule> memberRules() {
     Map<String, MemberRule> rules = new LinkedHashMap<>();
@@ -110,10 +108,11 @@ final class Vocabulary {
    */
   static final Map<String, List<String>> PART_KEYS = partKeys();
 
-  private static final Map<String, Set<String>> PART_KEY_SETS = keySets();
+  /** {@link #PART_KEYS} as sets, for the checks of an entity's keys. */
+  public static final Map<String, Set<String>> PART_KEY_SETS = keySets();
 
   /** Keys a passenger compound may set besides its type's: its id and its own passengers. */
-  static final List<String> PASSENGER_KEYS = VocabularyFile.strings("passengerKeys");
+  public static final List<String> PASSENGER_KEYS = VocabularyFile.strings("passengerKeys");
 
   /** The commands of a frame and of a hitbox. */
   static final List<String> FRAME_COMMANDS = VocabularyFile.strings("commands", "frame");
@@ -121,22 +120,22 @@ final class Vocabulary {
   static final List<String> HITBOX_COMMANDS = VocabularyFile.strings("commands", "hitbox");
 
   /** The sound sources of {@code playsound} (the game's sound categories). */
-  static final List<String> SOUND_SOURCES = VocabularyFile.strings("soundSources");
+  public static final List<String> SOUND_SOURCES = VocabularyFile.strings("soundSources");
 
   /** The arguments a {@code data merge entity} target may use. */
   static final List<String> SELECTOR_ARGUMENTS = VocabularyFile.strings("selectorArguments");
 
   /** Values of the selector argument {@code sort}. */
-  static final List<String> SELECTOR_SORTS = VocabularyFile.strings("selectorSorts");
+  public static final List<String> SELECTOR_SORTS = VocabularyFile.strings("selectorSorts");
 
   /** JSON text components that read the world when the game resolves them. */
-  static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
+  public static final List<String> WORLD_READING_KINDS = VocabularyFile.strings("text", "worldReadingKinds");
 
   /** The members of a text component that act when a player clicks it (run, suggest, open). */
-  static final List<String> CLICK_KINDS = VocabularyFile.strings("text", "clickKinds");
+  public static final List<String> CLICK_KINDS = VocabularyFile.strings("text", "clickKinds");
 
   /** The members a text may not hold anywhere: world-reading kinds, then click events. */
-  static final Set<String> REFUSED_TEXT_MEMBERS = refusedTextMembers();
+  public static final Set<String> REFUSED_TEXT_MEMBERS = refusedTextMembers();
 
   /**
    * Code points a reader does not see (format characters, a BOM, fillers, variation selectors),
@@ -144,30 +143,27 @@ final class Vocabulary {
    */
   static final int[][] INVISIBLE = invisible();
 
-  static final Pattern NUMBER = pattern("number");
-  static final Pattern COORDINATE = pattern("coordinate");
-  static final Pattern SOUND_ID = pattern("soundId");
-  static final Pattern HITBOX_COORDINATE = pattern("hitboxCoordinate");
+  public static final Pattern NUMBER = pattern("number");
+  public static final Pattern COORDINATE = pattern("coordinate");
+  public static final Pattern SOUND_ID = pattern("soundId");
+  public static final Pattern HITBOX_COORDINATE = pattern("hitboxCoordinate");
   /** The loudest a frame's playsound may be: its volume, and its minimum volume. */
-  static final double MAX_SOUND_VOLUME = ((Number) VocabularyFile.at("sound", "maxVolume")).doubleValue();
-  static final double MAX_SOUND_MIN_VOLUME = ((Number) VocabularyFile.at("sound", "maxMinVolume")).doubleValue();
-  static final Pattern PLAYSOUND_TARGETS = pattern("playsoundTargets");
-  static final Pattern DISTANCE = pattern("distance");
-  static final Pattern LIMIT = pattern("limit");
-
-  private static final Set<String> PASSENGER_KEY_SET = Set.copyOf(PASSENGER_KEYS);
+  public static final double MAX_SOUND_VOLUME = ((Number) VocabularyFile.at("sound", "maxVolume")).doubleValue();
+  public static final double MAX_SOUND_MIN_VOLUME = ((Number) VocabularyFile.at("sound", "maxMinVolume")).doubleValue();
+  public static final Pattern PLAYSOUND_TARGETS = pattern("playsoundTargets");
+  public static final Pattern DISTANCE = pattern("distance");
+  public static final Pattern LIMIT = pattern("limit");
 
   private static Set<String> refusedTextMembers() {
     Set<String> members = new java.util.HashSet<>(WORLD_READING_KINDS);
     members.addAll(CLICK_KINDS);
     return Set.copyOf(members);
   }
-  private static final String TAGS = "Tags";
 
   private Vocabulary() {}
 
   /** What the placeholders in {@code text} may add to it when fetched ({@link #PLACEHOLDER_GROWTH} each). */
-  static long placeholderGrowth(String text) {
+  public static long placeholderGrowth(String text) {
     long growth = 0;
     for (int at = text.indexOf(PLACEHOLDER); at >= 0; at = text.indexOf(PLACEHOLDER, at + 1)) growth += PLACEHOLDER_GROWTH;
     return growth;
@@ -178,7 +174,7 @@ final class Vocabulary {
    * as {@code limit} is concerned: a text too short for any placeholder to bring it over
    * {@code limit} is not searched.
    */
-  static int fetchedLength(String text, int limit) {
+  public static int fetchedLength(String text, int limit) {
     // Each placeholder grows at most (16 + growth) / 16 times: a shorter text stays in bounds.
     if (text.length() * (1 + (double) PLACEHOLDER_GROWTH / PLACEHOLDER.length()) <= limit) return text.length();
     return (int) (text.length() + placeholderGrowth(text));
@@ -230,80 +226,21 @@ final class Vocabulary {
   }
 
   /** The part type an entity id names (namespace optional), or null when it names none. */
-  static String partTypeOf(String id) {
+  public static String partTypeOf(String id) {
     String name = id.startsWith(DEFAULT_NAMESPACE) ? id.substring(DEFAULT_NAMESPACE.length()) : id;
     return PART_KEYS.containsKey(name) ? name : null;
   }
 
   /** Whether the code point {@code code} is one a reader does not see. */
-  static boolean isInvisible(int code) {
+  public static boolean isInvisible(int code) {
     for (int[] range : INVISIBLE) if (code >= range[0] && code <= range[1]) return true;
     return false;
   }
 
   /** {@code name} without the code points a reader does not see. */
-  static String visiblePart(String name) {
+  public static String visiblePart(String name) {
     StringBuilder visible = new StringBuilder(name.length());
     name.codePoints().filter(code -> !isInvisible(code)).forEach(visible::appendCodePoint);
     return visible.toString();
-  }
-
-  /**
-   * Checks a passenger compound once it closed (its own passengers were checked as they closed,
-   * {@link CheckedSnbt}): a display entity with its type's keys; each value was checked against
-   * its key's type as it was read. Adds its tags to {@code ownTags}; returns its type.
-   */
-  static String checkPassenger(SnbtValue.Compound compound, Set<String> ownTags) {
-    String type = displayTypeOf(compound);
-    for (Map.Entry<String, SnbtValue> member : compound.members()) {
-      String name = member.getKey();
-      SnbtValue value = member.getValue();
-      if (name.equals("Passengers")) {
-        if (!(value instanceof SnbtValue.ListOf list)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-        for (SnbtValue passenger : list.items()) {
-          if (!(passenger instanceof SnbtValue.Compound nested)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-          checkPassenger(nested, ownTags);
-        }
-      } else if (!PASSENGER_KEY_SET.contains(name)) {
-        checkKey(type, name, value, ownTags);
-      }
-    }
-    return type;
-  }
-
-  /**
-   * Checks the data a command sets on a part of type {@code type} (a {@code data merge} or a
-   * summon's compound): its type's keys only. Adds its tags to {@code ownTags} when given.
-   */
-  static void checkPartData(String type, SnbtValue.Compound compound, Set<String> ownTags) {
-    for (Map.Entry<String, SnbtValue> member : compound.members()) {
-      checkKey(type, member.getKey(), member.getValue(), ownTags);
-    }
-  }
-
-  private static void checkKey(String type, String name, SnbtValue value, Set<String> ownTags) {
-    if (!PART_KEY_SETS.get(type).contains(name)) throw new UnsafeContent(UnsafeContent.Reason.KEY, name);
-    if (name.equals(TAGS) && ownTags != null && value instanceof SnbtValue.ListOf list) {
-      for (SnbtValue tag : list.items()) {
-        if (!(tag instanceof SnbtValue.Text text)) continue;
-        ownTags.add(text.value());
-        if (ownTags.size() > MAX_OWN_TAGS) throw new UnsafeContent(UnsafeContent.Reason.COUNT, "tags");
-      }
-    }
-  }
-
-  /** The display type of a passenger: every {@code id} it writes must name a display entity. */
-  private static String displayTypeOf(SnbtValue.Compound compound) {
-    String type = null;
-    for (Map.Entry<String, SnbtValue> member : compound.members()) {
-      if (!member.getKey().equals("id")) continue;
-      String id = member.getValue() instanceof SnbtValue.Text text ? text.value() : "(not a name)";
-      String named = partTypeOf(id);
-      if (named == null || named.equals(HITBOX_TYPE)) throw new UnsafeContent(UnsafeContent.Reason.ENTITY, id);
-      // The game keeps the last of repeated keys; every one of them was checked.
-      type = named;
-    }
-    if (type == null) throw new UnsafeContent(UnsafeContent.Reason.ENTITY, "no id");
-    return type;
   }
 }
