@@ -218,7 +218,7 @@ module.exports = {
         'their types, and a face of extensionless re-exports it could not load); and the client ' +
         'imports wire.ts, routes.ts and publication-id.ts but never version.ts, which brings ' +
         'package.json along, so one index.ts would carry the version into the client. ' +
-        'src/export-safety/vocabulary.json is a face too: the vocabulary as data, read by the ' +
+        'src/export-safety/types/vocabulary.json is a face too: the vocabulary as data, read by the ' +
         "check, the Java client (from its jar), the docs' tables and the hostile generator alike.",
       from: { path: '^(scripts|test|web)/' },
       to: {

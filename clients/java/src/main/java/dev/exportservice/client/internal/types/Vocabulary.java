@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * type's keys, and each value is of the type the game's codec reads at that key
  * ({@link ValueType}, checked while the SNBT is read: {@code CheckedSnbt}).
  *
- * <p>Every table here is read from the service's one vocabulary file (src/export-safety/vocabulary.json,
+ * <p>Every table here is read from the service's one vocabulary file (src/export-safety/types/vocabulary.json,
  * which the jar carries: {@link VocabularyFile}); there is no Java copy of its words.
  */
 public final class Vocabulary {
