@@ -126,6 +126,65 @@ module.exports = {
       to: { path: ['^src/(?!export-safety/|json/index\\.ts$)', '^cloudflare:', '^node:'] },
     },
     {
+      name: 'export-safety-rooms-meet-at-their-faces',
+      comment:
+        'The export check is a room of rooms (docs/export-safety.md, "The rooms of the check"): ' +
+        'syntax, types, rules, readers and walk. Each enters another only through its face, ' +
+        "src/export-safety/<room>/index.ts, and the check's own face (index.ts) and testing.ts " +
+        'enter them the same way; the rest of src/ enters none of them (rooms-meet-at-their-faces).',
+      severity: 'error',
+      // $1 is the importing inner room; the check's own face and testing.ts stand in none.
+      from: { path: '^src/export-safety/(?:([^/]+)/|[^/]+\\.ts$)' },
+      to: {
+        path: '^src/export-safety/[^/]+/',
+        pathNot: [
+          '^src/export-safety/$1/',
+          '^src/export-safety/[^/]+/index\\.ts$',
+          // The vocabulary as data, which testing.ts hands the tests that edit a copy of it.
+          '^src/export-safety/types/vocabulary\\.json$',
+        ],
+      },
+    },
+    {
+      name: 'export-safety-rooms-stand-in-order',
+      comment:
+        "The check's inner rooms stand in one order, each importing only rooms before it: " +
+        'types (the vocabulary per version and the refusal it names), syntax (the SNBT and ' +
+        'JSON-text readers, which type each value as they read it), readers (the plugin reader ' +
+        'models, plain code over text that imports no room), rules (commands, entities, and each ' +
+        "reader's reading of the passengers held to them) and walk (the document pass). No inner " +
+        "room imports the check's own face or testing.ts.",
+      severity: 'error',
+      from: { path: '^src/export-safety/(types|syntax|readers|rules)/' },
+      to: {
+        path: ['^src/export-safety/[^/]+\\.ts$', '^src/export-safety/walk/'],
+      },
+    },
+    {
+      name: 'export-safety-types-imports-no-room',
+      comment: 'The types room is the lowest of the check: it imports no other room of it.',
+      severity: 'error',
+      from: { path: '^src/export-safety/types/' },
+      to: { path: '^src/export-safety/(syntax|readers|rules)/' },
+    },
+    {
+      name: 'export-safety-syntax-imports-only-types',
+      comment:
+        'The readers of SNBT and JSON text type what they read: they know the types room only.',
+      severity: 'error',
+      from: { path: '^src/export-safety/syntax/' },
+      to: { path: '^src/export-safety/(readers|rules)/' },
+    },
+    {
+      name: 'export-safety-readers-import-no-room',
+      comment:
+        "The plugin reader models are the plugins' code written again, text in, entities out: " +
+        'they import no room of the check, so the rules can hold what they read to the vocabulary.',
+      severity: 'error',
+      from: { path: '^src/export-safety/readers/' },
+      to: { path: '^src/export-safety/(types|syntax|rules)/' },
+    },
+    {
       name: 'openapi-imports-only-the-contract',
       severity: 'error',
       comment: 'The OpenAPI document describes the wire contract; it must not depend on handlers.',
@@ -159,7 +218,7 @@ module.exports = {
         'their types, and a face of extensionless re-exports it could not load); and the client ' +
         'imports wire.ts, routes.ts and publication-id.ts but never version.ts, which brings ' +
         'package.json along, so one index.ts would carry the version into the client. ' +
-        'src/export-safety/vocabulary.json is a face too: the vocabulary as data, read by the ' +
+        'src/export-safety/types/vocabulary.json is a face too: the vocabulary as data, read by the ' +
         "check, the Java client (from its jar), the docs' tables and the hostile generator alike.",
       from: { path: '^(scripts|test|web)/' },
       to: {
@@ -167,7 +226,7 @@ module.exports = {
         pathNot: [
           '^src/[^/]+/(index|testing)\\.ts$',
           '^src/contract/',
-          '^src/export-safety/vocabulary\\.json$',
+          '^src/export-safety/types/vocabulary\\.json$',
         ],
       },
     },

@@ -1,5 +1,5 @@
 /**
- * The tables of docs/export-safety.md that src/export-safety/vocabulary.json decides, written
+ * The tables of docs/export-safety.md that src/export-safety/types/vocabulary.json decides, written
  * from it: the keys each part may set and their types, the types, the item components. They sit
  * in the page between `<!-- vocabulary:NAME -->` and `<!-- /vocabulary:NAME -->`;
  * `node scripts/export-safety/write-doc-tables.mjs` rewrites them, and a test fails when the

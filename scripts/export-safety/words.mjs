@@ -1,5 +1,5 @@
 /**
- * One allowed and one refused export per word of src/export-safety/vocabulary.json (every
+ * One allowed and one refused export per word of src/export-safety/types/vocabulary.json (every
  * entity, key, command, selector argument, sort, sound source, pattern, text key, reader
  * marker, checked name, invisible range and limit), written to
  * test/vectors/export-safety/words.json for the TypeScript and the Java checks alike.

@@ -1,9 +1,9 @@
-/** Rewrites test/vectors/export-safety/words.json from src/export-safety/vocabulary.json. */
+/** Rewrites test/vectors/export-safety/words.json from src/export-safety/types/vocabulary.json. */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { wordVectors } from './words.mjs'
 
 const vocabulary = JSON.parse(
-  readFileSync(new URL('../../src/export-safety/vocabulary.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../src/export-safety/types/vocabulary.json', import.meta.url), 'utf8'),
 )
 const words = wordVectors(vocabulary)
 writeFileSync(

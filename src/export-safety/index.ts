@@ -8,14 +8,18 @@
  * Relative imports end in `.js`, as the client's do, since the client re-exports this room.
  */
 import { MalformedExportError } from '../json/index.js'
-import { findUnsafeExport } from './check.js'
-import type { UnsafeExport } from './refusal.js'
+import type { UnsafeExport } from './types/index.js'
+import { findUnsafeExport } from './walk/index.js'
 
-export { findUnsafeExport, startExportCheck, type ExportCheckPass } from './check.js'
-export { UNSAFE_REASONS, type UnsafeExport, type UnsafeReason } from './refusal.js'
+export {
+  UNSAFE_REASONS,
+  MAX_SNBT_DEPTH,
+  type UnsafeExport,
+  type UnsafeReason,
+} from './types/index.js'
 /** SNBT read whole by the check's own parser, into its tree or what the reader's builder builds. */
-export { readSnbtTree, type SnbtBuilder } from './snbt-tree.js'
-export { MAX_SNBT_DEPTH } from './vocabulary.js'
+export { readSnbtTree, type SnbtBuilder } from './syntax/index.js'
+export { findUnsafeExport, startExportCheck, type ExportCheckPass } from './walk/index.js'
 
 /** The verdict of `checkExportSafety`. */
 export type ExportSafety = { safe: true } | ({ safe: false } & UnsafeExport)

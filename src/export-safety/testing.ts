@@ -1,21 +1,12 @@
 /**
  * The export-safety room's second face, for test/ and scripts/bench/ only (never imported by src/;
- * dependency-cruiser checks both): the command check, the refusal, the vocabulary's part keys and
- * its file as data, the JSON text reader, the plugins' readers and the typed tree, which the
- * room's own code uses and the tests and the bench reach. Why a second face: docs/architecture.md#the-layering-rules.
+ * dependency-cruiser checks both). Each name is one a test cannot reach through the face, over
+ * HTTP or in the room's vectors, because the face gives only the verdict that two inner ways of
+ * reaching it share. Why a second face: docs/architecture.md#the-layering-rules.
  */
-export { CommandCheck } from './commands'
-export { UnsafeContent } from './refusal'
-export { PART_KEYS, type PartType } from './vocabulary'
-export { default as vocabularyFile } from './vocabulary.json'
-export { NOT_JSON, REPEATED, readJsonText } from './json-text'
-export {
-  blockDisplayCreator,
-  displayEntityUtils,
-  READER_NAMES,
-  sansCraft,
-  superBlocksDisplays,
-  type ReaderEntity,
-} from './readers/index'
-export { jsonTextMatches, textFacts, type TextFacts } from './typed-tree'
-export { KEY_TYPES } from './types'
+/** The command check, driven alone: its fast path and its selector cache agree with its full grammar. */
+export { CommandCheck } from './rules/index'
+/** What the command check throws, so a test tells a refusal (its reason) from a fault. */
+export { UnsafeContent } from './types/index'
+/** The check's models of two plugins' readers, held against the tests' own (oracle-readers.ts). */
+export { sansCraft, superBlocksDisplays } from './readers/index'

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CommandCheck, PART_KEYS, type PartType } from '../../src/export-safety/testing'
+import { CommandCheck } from '../../src/export-safety/testing'
+import vocabulary from '../../src/export-safety/types/vocabulary.json'
 import { PLACEHOLDER } from '../support/fixtures'
 import { fastPath } from '../support/fast-path'
 import { frameRefusal } from '../support/frame-refusal'
@@ -12,7 +13,9 @@ import { frameRefusal } from '../support/frame-refusal'
  * markers and JSON text, so that both verdicts occur.
  */
 
-const TYPES = Object.keys(PART_KEYS) as PartType[]
+/** The part types and the keys each may set, as the vocabulary file gives them. */
+const PART_KEYS: Record<string, { keys: string[] }> = vocabulary.entities
+const TYPES = Object.keys(PART_KEYS)
 const OWN_TAGS = new Set([`${PLACEHOLDER}_0`, `${PLACEHOLDER}_1`, 'x_0', '!x', ''])
 
 const charArb = fc.constantFrom(
@@ -28,7 +31,7 @@ const quotedArb = fc
   .map(([quote, chars]) => `${quote}${chars.join('')}${quote}`)
 const wordArb = fc.stringMatching(/^[0-9A-Za-z_\-.+]{1,6}$/)
 const keyArb = fc.oneof(
-  fc.constantFrom(...new Set(TYPES.flatMap((type) => [...PART_KEYS[type]]))),
+  fc.constantFrom(...new Set(TYPES.flatMap((type) => PART_KEYS[type]!.keys))),
   fc.constantFrom('Passengers', 'id', 'UUID', 'selector', 'nbt', 'score', 'nbt ', 'scores'),
 )
 

@@ -6,7 +6,7 @@ import { ALLOWED_VECTORS } from '../support/export-safety-vectors'
 import { fetchedForm } from '../support/fetched-form'
 import { FIXTURES } from '../support/fixtures'
 import { displayModels, exportText, hostileExports } from '../support/hostile-exports'
-import vocabulary from '../../src/export-safety/vocabulary.json'
+import vocabulary from '../../src/export-safety/types/vocabulary.json'
 import words from '../vectors/export-safety/words.json'
 
 /**

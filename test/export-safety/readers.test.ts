@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { checkExportSafety } from '../../src/client'
 import { FIXTURES } from '../support/fixtures'
 import { ALLOWED_VECTORS, REFUSED_VECTORS } from '../support/export-safety-vectors'
-import { blockDisplayCreator, displayEntityUtils } from '../../src/export-safety/testing'
+import { blockDisplayCreator, displayEntityUtils } from '../support/oracle-readers'
 import { passengerStrings, readsTheSame, superBlocksDisplays } from '../support/plugin-readers'
 import words from '../vectors/export-safety/words.json'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkExportSafety } from '../../src/client'
-import { vocabularyFile as vocabulary } from '../../src/export-safety/testing'
+import vocabulary from '../../src/export-safety/types/vocabulary.json'
 import words from '../vectors/export-safety/words.json'
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { wordVectors } from '../../scripts/export-safety/words.mjs'

@@ -19,7 +19,7 @@
  * a Node script (Node 22 strips the types; no import but the vocabulary). The fixtures are
  * passed in as text, so that each caller reads them its own way.
  */
-import vocabulary from '../../src/export-safety/vocabulary.json' with { type: 'json' }
+import vocabulary from '../../src/export-safety/types/vocabulary.json' with { type: 'json' }
 
 export const PLACEHOLDER = '[MODELSERVERTAG]'
 

@@ -1,8 +1,10 @@
 /**
  * The hostile generator's oracle's own models of the public plugins' readers, as
  * docs/export-safety.md ("Readers this check holds for") describes them: SuperBlocksDisplays'
- * quote-blind split and sanscraft-bde's text search for `Passengers:[` with its bracket counting.
- * Kept apart from the product's (the check runs its own models of them), so that a mistake in
+ * quote-blind split and sanscraft-bde's text search for `Passengers:[` with its bracket counting,
+ * and BlockDisplayCreator's and DisplayEntityUtils' readings of a document and a command, which
+ * the check holds as rules (it refuses every root member but `content`, and a command the
+ * plugin's replacement would change) rather than as models. Kept apart from the product's (the check runs its own models of them), so that a mistake in
  * one is caught by the other; each returns the compounds the plugin hands to the game.
  */
 
@@ -124,6 +126,23 @@ function removePassengersTag(snbt: string): string {
 function collectAllPassengers(snbt: string, flat: string[]): void {
   flat.push(removePassengersTag(snbt))
   for (const child of parsePassengers(snbt)) collectAllPassengers(child, flat)
+}
+
+/**
+ * GeneralBreddok/BlockDisplayCreator: beside `content`, its older code path runs root-level
+ * `commands` and summons root-level `Passengers`; the root members of a document (`names`) it
+ * would run or summon.
+ */
+export function blockDisplayCreator(names: Iterable<string>): string[] {
+  return [...names].filter((name) => ['commands', 'Passengers'].includes(name))
+}
+
+/**
+ * PZDonny/DisplayEntityUtils: dispatches each command whole, replacing only the text
+ * `summon block_display ~-0.5 ~-0.5 ~-0.5` by its own position (`at`).
+ */
+export function displayEntityUtils(command: string, at: string): string {
+  return command.replaceAll('summon block_display ~-0.5 ~-0.5 ~-0.5', `summon block_display ${at}`)
 }
 
 /** The passenger strings of an export (`passengers`, older `Passengers`). */

@@ -4,7 +4,8 @@
  * accepted export as the game does".
  */
 import { checkExportSafety } from '../../src/client'
-import { sansCraft, superBlocksDisplays, type ReaderEntity } from '../../src/export-safety/testing'
+import { sansCraft, superBlocksDisplays } from '../../src/export-safety/testing'
+import type { ReaderEntity } from './oracle-readers'
 
 export { sansCraft, superBlocksDisplays }
 

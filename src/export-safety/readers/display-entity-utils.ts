@@ -8,11 +8,6 @@
 /** What the plugin replaces by its own position before it dispatches a command. */
 const POSITIONED = 'summon block_display ~-0.5 ~-0.5 ~-0.5'
 
-/** The command DisplayEntityUtils dispatches for `command`, with its position `at`. */
-export function displayEntityUtils(command: string, at: string): string {
-  return command.replaceAll(POSITIONED, `summon block_display ${at}`)
-}
-
 /**
  * Whether DisplayEntityUtils dispatches `command` as the check read it: it changes nothing
  * (the vocabulary's commands never summon a block display, so the text can only stand inside

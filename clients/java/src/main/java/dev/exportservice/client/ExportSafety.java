@@ -1,7 +1,7 @@
 package dev.exportservice.client;
 
-import dev.exportservice.client.internal.safety.Refusal;
-import dev.exportservice.client.internal.safety.SafetyCheck;
+import dev.exportservice.client.internal.types.Refusal;
+import dev.exportservice.client.internal.walk.SafetyCheck;
 import dev.exportservice.client.internal.vocabulary.VocabularyFile;
 import java.util.Objects;
 

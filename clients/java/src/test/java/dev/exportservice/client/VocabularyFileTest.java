@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class VocabularyFileTest {
   private static final Path ROOT = Path.of(System.getProperty("service.root", "../..")).toAbsolutePath().normalize();
-  private static final Path FILE = ROOT.resolve("src/export-safety/vocabulary.json");
+  private static final Path FILE = ROOT.resolve("src/export-safety/types/vocabulary.json");
   private static final String RESOURCE =
       "dev/exportservice/client/internal/vocabulary/" + VocabularyFile.RESOURCE;
 
