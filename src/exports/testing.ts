@@ -6,5 +6,3 @@
  */
 // The tag rule on thousands of arbitrary strings, many of which no URL can carry to the Worker.
 export { sanitizeTag } from './tag'
-// The bench labels each case with the engine the read path would choose for it.
-export { substitutionFor } from './substitution-for-export'

@@ -7,7 +7,7 @@ import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:tes
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { concatBytes } from '../../src/substitution'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import type { IdAllocator } from '../../src/ids'
 import { idSpace, locateId, shardName } from '../../src/ids/testing'

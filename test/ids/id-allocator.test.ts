@@ -1,7 +1,7 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import type { IdAllocator } from '../../src/ids'
 import { idAt, idSpace, shardName, shardSize } from '../../src/ids/testing'
 import { callWithEnv } from '../support/helpers'
