@@ -17,7 +17,6 @@ const SECOND_FACES = import.meta.glob<string>('../../src/*/testing.ts', {
 const BOUNDS: Record<string, number> = {
   'export-safety': 18,
   exports: 1,
-  ids: 7,
   publish: 1,
   'rate-limit': 17,
 }
