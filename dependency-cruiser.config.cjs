@@ -210,7 +210,7 @@ module.exports = {
       comment:
         'Outside src/ (scripts/, test/, web/), a room is imported only through its face, ' +
         'src/<room>/index.ts, or its second face src/<room>/testing.ts: the names only tests and ' +
-        'the bench need (an inner class to drive, a limit to reach, a storage key to corrupt), ' +
+        'the bench need (a pure pass over thousands of generated inputs, arithmetic driven with an explicit clock), ' +
         'listed in one file so that a room can rearrange its inner files without breaking them, ' +
         'and so that what the tests lean on is visible. src/contract/ is the exception, by design: ' +
         'it has no inner files, each of its files is a face of its own. The package exports ' +

@@ -5,5 +5,5 @@
  * runtime, so that the bench can bundle it for Node. Why a second face:
  * docs/architecture.md#the-layering-rules.
  */
-// Publishing's one pass, which gives what a test stores beside an export it plants without HTTP.
+// The one pass of publishing, on thousands of generated bodies and on exports planted at set IDs.
 export { validateExport } from './validate'

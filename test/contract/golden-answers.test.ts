@@ -13,7 +13,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { BODY_HEADERS } from '../support/body-headers'
 import { callWithEnv, storeExport } from '../support/helpers'
 import { published } from '../support/publishing'

@@ -7,7 +7,7 @@ import { evictAllDurableObjects, reset, runInDurableObject } from 'cloudflare:te
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { IdAllocator } from '../../src/ids'
-import { idSpace, locateId, shardName } from '../../src/ids/testing'
+import { idSpace, shardName, shardOfId } from '../support/id-layout'
 import { COPY_CHUNK_BYTES, COPY_WRITE_TIMEOUT_MS } from '../support/documented-limits'
 import { syntheticExport } from '../support/fixtures'
 import { allocatorWith, callWithEnv, logged, WAIT_FOR } from '../support/helpers'
@@ -26,7 +26,7 @@ afterEach(async () => {
 /** The allocator object that owns `id` in a space of `size` IDs. */
 function shardOf(id: string, size = 900_000) {
   const space = idSpace(size)
-  return env.ID_ALLOCATOR.getByName(shardName(space, locateId(space, Number(id))!.shard))
+  return env.ID_ALLOCATOR.getByName(shardName(space, shardOfId(space, id)))
 }
 
 /** Runs SQL in the shard that owns `id`, straight on its database. */

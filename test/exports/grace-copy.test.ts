@@ -7,10 +7,10 @@ import { reset, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:tes
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { concatBytes } from '../../src/substitution'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import type { IdAllocator } from '../../src/ids'
-import { idSpace, locateId, shardName } from '../../src/ids/testing'
+import { idSpace, shardName, shardOfId } from '../support/id-layout'
 import { COPY_CHUNK_BYTES, WHOLE_READ_MAX_BYTES } from '../support/documented-limits'
 import { FIXTURES, PLACEHOLDER, syntheticExport } from '../support/fixtures'
 import { callWithEnv, WAIT_FOR } from '../support/helpers'
@@ -41,7 +41,7 @@ afterEach(async () => {
 /** The allocator object of the shard that issued `id`, in the full ID space. */
 function shardOf(id: string) {
   const space = idSpace(900_000)
-  return env.ID_ALLOCATOR.getByName(shardName(space, locateId(space, Number(id))!.shard))
+  return env.ID_ALLOCATOR.getByName(shardName(space, shardOfId(space, id)))
 }
 
 /** Rows of the shard's copy tables for `id`. */
@@ -305,10 +305,10 @@ async function shardAlarm(id: string): Promise<number | null> {
 /** Publishes until an ID of the same shard as `id` comes out; returns it. */
 async function publishedInShardOf(id: string): Promise<string> {
   const space = idSpace(900_000)
-  const shard = locateId(space, Number(id))!.shard
+  const shard = shardOfId(space, id)
   for (let i = 0; i < 200; i++) {
     const next = (await published()).id
-    if (locateId(space, Number(next))!.shard === shard) return next
+    if (shardOfId(space, next) === shard) return next
   }
   throw new Error(`no ID of shard ${shard} in 200 publishes`)
 }

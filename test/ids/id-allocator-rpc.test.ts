@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { idSpace, shardName } from '../../src/ids/testing'
+import { idSpace, shardName } from '../support/id-layout'
 import { rpcRefusal } from '../support/rpc'
 
 /** The methods the allocator keeps to itself: its slot index, its alarm, its quarantine sums. */

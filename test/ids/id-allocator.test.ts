@@ -1,13 +1,13 @@
 import { reset, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
+import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
-import type { IdAllocator } from '../../src/ids'
-import { idAt, idSpace, shardName, shardSize } from '../../src/ids/testing'
+import { exportKey } from '../support/storage-layout'
+import { lookupId, type IdAllocator } from '../../src/ids'
+import { SLOT_BUCKET_SIZE } from '../support/documented-limits'
 import { callWithEnv } from '../support/helpers'
+import { idAt, idSpace, shardName, shardSize, type IdSpace } from '../support/id-layout'
 import { errorOf, published, publishWith, type Published } from '../support/publishing'
-
-type IdSpace = ReturnType<typeof idSpace>
 
 const T0 = Date.UTC(2030, 0, 1)
 const LIFETIME_MS = 600_000
@@ -43,6 +43,17 @@ async function takeSlots(space: IdSpace, k: number, slots: number[]): Promise<vo
       )
     }
   })
+}
+
+/** Every ID a shard hands out until it answers that it is full. */
+async function allIds(space: IdSpace, k: number): Promise<string[]> {
+  const { stub, request } = shard(space, k)
+  const ids: string[] = []
+  for (;;) {
+    const allocation = await stub.allocate(request())
+    if (!allocation.ok) return ids
+    ids.push(allocation.id)
+  }
 }
 
 async function publishAll(count: number, vars: Partial<Cloudflare.Env>): Promise<Response[]> {
@@ -120,6 +131,29 @@ describe('publication IDs', () => {
     expect(await shard(space, owner).stub.lookup(id)).toMatchObject({ state: 'live' })
     expect(await shard(space, (owner + 1) % 16).stub.lookup(id)).toEqual({ state: 'never_issued' })
   })
+
+  it('are looked up, across the full space, in the shard the docs give them', async () => {
+    const space = idSpace()
+    const issued = fc
+      .nat({ max: space.shards - 1 })
+      .chain((k) => fc.tuple(fc.constant(k), fc.nat({ max: shardSize(space, k) - 1 })))
+    await fc.assert(
+      fc.asyncProperty(issued, async ([k, slot]) => {
+        const id = idAt(space, k, slot)
+        await runInDurableObject(shard(space, k).stub, (_instance: IdAllocator, state) => {
+          const expiresAt = Date.now() + LIFETIME_MS
+          state.storage.sql.exec(
+            'INSERT OR REPLACE INTO issued_ids (id, expires_at, reusable_at) VALUES (?, ?, ?)',
+            id,
+            expiresAt,
+            expiresAt + QUARANTINE_SECONDS * 1000,
+          )
+        })
+        expect(await lookupId(env, String(id))).toMatchObject({ state: 'live' })
+      }),
+      { numRuns: 100 },
+    )
+  })
 })
 
 describe('IdAllocator', () => {
@@ -174,6 +208,43 @@ describe('IdAllocator', () => {
     expect(await stub.lookup(allocation.id)).toMatchObject({ state: 'live' })
     expect(await stub.release(space, allocation.id, first.expiresAt)).toBe(true)
     expect(await stub.lookup(allocation.id)).toEqual({ state: 'never_issued' })
+  })
+
+  it('finds the free IDs of a shard across the edges of its slot buckets', async () => {
+    // Three buckets and part of a fourth, with one free slot every 100, on both sides of each edge.
+    const wide = idSpace(16 * (3 * SLOT_BUCKET_SIZE + 10))
+    const size = shardSize(wide, 4)
+    const free = Array.from({ length: size }, (_, slot) => slot).filter((s) => s % 100 === 7)
+    const taken = Array.from({ length: size }, (_, slot) => slot).filter((s) => s % 100 !== 7)
+    await takeSlots(wide, 4, taken)
+    const issued = await allIds(wide, 4)
+    expect(issued.sort()).toEqual(free.map((slot) => String(idAt(wide, 4, slot))).sort())
+  })
+
+  it('counts a released ID free once, however often it is released', async () => {
+    const { stub, request } = shard(space, 5)
+    const ids = await allIds(space, 5)
+    expect(ids.length).toBe(100)
+    const [id] = ids
+    const { expiresAt } = (await stub.lookup(id!)) as { expiresAt: number }
+    expect(await stub.release(space, id!, expiresAt)).toBe(true)
+    expect(await stub.release(space, id!, expiresAt)).toBe(false)
+    expect(await stub.allocate(request())).toEqual({ ok: true, id })
+    expect(await stub.allocate(request())).toMatchObject({ ok: false })
+  })
+
+  it('takes no slot for a record outside its shard', async () => {
+    const { stub } = shard(space, 6)
+    await runInDurableObject(stub, (_instance: IdAllocator, state) => {
+      // An ID past the space's end (what a larger space issued), in no slot of this one.
+      state.storage.sql.exec(
+        'INSERT INTO issued_ids (id, expires_at, reusable_at) VALUES (?, ?, ?)',
+        idAt(space, 6, 100),
+        Date.now() + LIFETIME_MS,
+        Date.now() + LIFETIME_MS + QUARANTINE_SECONDS * 1000,
+      )
+    })
+    expect((await allIds(space, 6)).length).toBe(100)
   })
 
   it('deletes the records of IDs whose quarantine has ended', async () => {

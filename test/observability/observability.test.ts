@@ -1,7 +1,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { METRIC_BLOBS, METRIC_DOUBLES } from '../../src/observability'
 import { PublishService } from '../../src/index'
 import { callWithEnv, storeExport } from '../support/helpers'

@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { MAX_EXPORT_BYTES } from '../../src/contract/wire'
 import { errorResponse, type Failure } from '../../src/http'
 import { BASE, call, callWithEnv, storeExport } from '../support/helpers'

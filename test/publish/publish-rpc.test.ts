@@ -1,7 +1,7 @@
 import { createExecutionContext, reset } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { PublishService } from '../../src/index'
 import { call } from '../support/helpers'
 import { SMALL_EXPORT } from '../support/publishing'

@@ -1,7 +1,7 @@
 import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { call, callWithEnv, kvWithPut } from '../support/helpers'
 import { errorOf, published, publishWith, SMALL_EXPORT } from '../support/publishing'
 

@@ -8,7 +8,7 @@ import { reset } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ExportMetadata } from '../../src/storage'
-import { exportKey } from '../../src/storage/testing'
+import { exportKey } from '../support/storage-layout'
 import { READ_STALL_TIMEOUT_MS, KV_WRITE_TIMEOUT_MS } from '../support/documented-limits'
 import {
   allocatorWith,

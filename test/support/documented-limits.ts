@@ -18,3 +18,5 @@ export const COPY_CHUNK_BYTES = 1024 * 1024
 export const COPY_WRITE_TIMEOUT_MS = 10_000
 /** docs/publishing.md: six digits, `100000`-`999999`, 900,000 IDs. */
 export const FULL_ID_SPACE_SIZE = 900_000
+/** docs/publishing.md: a shard counts its taken slots per bucket of 256 slots. */
+export const SLOT_BUCKET_SIZE = 256

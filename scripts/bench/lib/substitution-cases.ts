@@ -18,9 +18,7 @@
  * The physical limit, `copy`: the same bytes copied into a fresh buffer, nothing substituted.
  */
 import { Tokenizer, TokenType } from '@streamparser/json'
-import { concatBytes } from '../../../src/substitution'
-import { PlaceholderSplicer, JsonSplicer } from '../../../src/substitution/testing'
-import { substitutionFor } from '../../../src/exports/testing'
+import { concatBytes, substitution, type Substitution } from '../../../src/substitution'
 import { PLACEHOLDER } from '../../../src/json'
 import { substituteTag } from '../../../test/support/substitute-tag'
 import { validateExport } from '../../../src/publish/testing'
@@ -87,21 +85,31 @@ export function viaReplaceAll(input: Uint8Array, tag: string): Uint8Array {
   return encoder.encode(decoder.decode(input).replaceAll(PLACEHOLDER, tag))
 }
 
-/** The subject: `JsonSplicer.push` over consecutive chunks (views of the input), then `finish`. */
+/** The JSON splicer, which follows the JSON structure: the face's engine for escaped spellings. */
+export function jsonSplicer(tag: string): Substitution {
+  return substitution(tag, { escapedPlaceholders: true })
+}
+
+/** The placeholder splicer, which matches the 16 raw bytes: the face's engine for raw spellings. */
+export function placeholderSplicer(tag: string): Substitution {
+  return substitution(tag, { escapedPlaceholders: false })
+}
+
+/** The subject: the JSON splicer's `push` over consecutive chunks (views of the input), then `finish`. */
 export function viaJsonSplicer(input: Uint8Array, tag: string): Uint8Array[] {
-  const jsonSplicer = new JsonSplicer(tag)
+  const splicer = jsonSplicer(tag)
   const out: Uint8Array[] = []
   for (let at = 0; at < input.length; at += CHUNK_BYTES) {
-    const part = jsonSplicer.push(input.subarray(at, at + CHUNK_BYTES))
+    const part = splicer.push(input.subarray(at, at + CHUNK_BYTES))
     if (part.length > 0) out.push(part)
   }
-  jsonSplicer.finish()
+  splicer.finish()
   return out
 }
 
-/** The read path's engine for raw placeholders: `PlaceholderSplicer.push` over 64 KiB views. */
+/** The read path's engine for raw placeholders: the placeholder splicer's `push` over 64 KiB views. */
 export function viaSplicer(input: Uint8Array, tag: string): Uint8Array[] {
-  const splicer = new PlaceholderSplicer(tag)
+  const splicer = placeholderSplicer(tag)
   const out: Uint8Array[] = []
   for (let at = 0; at < input.length; at += CHUNK_BYTES) {
     const part = splicer.push(input.subarray(at, at + CHUNK_BYTES))
@@ -237,10 +245,13 @@ export async function checkOutputs(
   }
 }
 
-/** Which engine `substitutionFor` picks for `input`, from the counts publishing would store. */
+/**
+ * Which engine the read path picks for `input`, by the rule docs/storage.md gives, from the counts
+ * publishing would store: the placeholder splicer when every placeholder is written raw (16 bytes).
+ */
 export function engineOf(input: Uint8Array): 'splicer' | 'jsonSplicer' {
-  const engine = substitutionFor(validateExport(input), BENCH_TAG)
-  return engine instanceof PlaceholderSplicer ? 'splicer' : 'jsonSplicer'
+  const { placeholders, placeholderBytes } = validateExport(input)
+  return placeholderBytes === placeholders * PLACEHOLDER.length ? 'splicer' : 'jsonSplicer'
 }
 
 function countPlaceholders(input: Uint8Array): number {
@@ -336,5 +347,3 @@ function pseudoFloat(i: number): string {
   x ^= x >>> 16
   return ((x | 0) / 2 ** 31).toFixed(10)
 }
-
-export { PlaceholderSplicer, JsonSplicer }

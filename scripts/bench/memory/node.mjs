@@ -7,7 +7,7 @@
  * Config: { casesModule, mode: 'splicer' | 'jsonSplicer' | 'replaceAll', synthetic, bytes }
  *
  * `splicer` and `jsonSplicer` pull 64 KiB chunks from a generator (the input never exists whole),
- * push each through `PlaceholderSplicer` or `JsonSplicer` and drop the output, as a response
+ * push each through the placeholder splicer or the JSON splicer (the substitution face's two engines) and drop the output, as a response
  * stream would. After every chunk the heap is sampled, then fully collected and sampled again:
  * the first sample is the peak with that chunk's garbage, the second what the engine keeps. `replaceAll` is baseline (a),
  * which needs the whole input: it gathers the same chunks, then decodes, replaces and encodes,
@@ -27,8 +27,8 @@ function used() {
 
 // Warm up the code paths on a small export first, so compiled code is not counted.
 for (const chunk of cases.syntheticChunks(config.synthetic, 256 * 1024)) void chunk
-new cases.JsonSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
-new cases.PlaceholderSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
+cases.jsonSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
+cases.placeholderSplicer('bde').push(new TextEncoder().encode('{"a":"b"}'))
 gc()
 gc()
 const base = used()
@@ -52,9 +52,7 @@ function sample(collect) {
 
 if (config.mode === 'jsonSplicer' || config.mode === 'splicer') {
   const engine =
-    config.mode === 'jsonSplicer'
-      ? new cases.JsonSplicer('bde')
-      : new cases.PlaceholderSplicer('bde')
+    config.mode === 'jsonSplicer' ? cases.jsonSplicer('bde') : cases.placeholderSplicer('bde')
   for (const chunk of cases.syntheticChunks(config.synthetic, config.bytes)) {
     inputBytes += chunk.length
     outputBytes += engine.push(chunk).length

@@ -6,7 +6,7 @@
  * stores the body under a new key: the baselines of a refusal and of a publish.
  */
 import type { ExportMetadata } from '../../../../src/storage'
-import { exportKey } from '../../../../src/storage/testing'
+import { exportKey } from '../../../../test/support/storage-layout'
 import { SERVER_API_PATH } from '../../../../src/contract/routes'
 import { RETRY_AFTER_HEADER } from '../../../../src/contract/wire'
 
