@@ -15,7 +15,7 @@ const MiB = 1024 * 1024
 const LIMIT = 25 * MiB - 1024
 const PART = `{id:"minecraft:item_display",Tags:["${P}"]}`
 
-const HITBOX = `summon minecraft:interaction 0 0 0 {Tags:["${P}"]}`
+const HITBOX = `summon minecraft:interaction ~ ~ ~ {Tags:["${P}"]}`
 
 function document({ passengers = [PART], keyframes = '{}' }) {
   return `{"content":{"datapack":{"anim_keyframes":${keyframes}},"hitbox":${JSON.stringify([HITBOX])},"passengers":${JSON.stringify(passengers)},"project_id":"shape"}}`
