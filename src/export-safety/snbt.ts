@@ -106,8 +106,9 @@ for (const [from, to] of ['09', 'AZ', 'az', '__', '--', '..', '++']) {
 
 /**
  * Words by length, to find an unquoted name where it is written: looking a name up in a `Map`
- * needs a string of it, and a lookup of a string never seen costs more than reading it (a search
- * of the engine's table of known strings; docs/performance.md, "Adversarial publishes").
+ * needs a string made and hashed for each name read, which costs more than comparing it in place
+ * (about a tenth of the time of text components nested to the depth limit), and a lookup of a
+ * string never seen keeps it about in workerd (docs/performance.md, "Adversarial publishes").
  */
 type WordsByLength<T> = Array<Array<readonly [string, T]> | undefined>
 
@@ -139,6 +140,24 @@ const REFUSED_TEXT_WORDS = wordsByLength(REFUSED_TEXT_MEMBERS.map((name) => [nam
 
 /** The member names of each compound type read by `memberNameAt`, by length. */
 const MEMBER_WORDS = new WeakMap<CompoundType, WordsByLength<ValueType>>()
+
+/** The names `nameIn` finds where they are written, by what they are looked up in. */
+const NAME_WORDS = new WeakMap<object, WordsByLength<string>>()
+
+function namesOf(owner: object, names: () => Iterable<string>): WordsByLength<string> {
+  let words = NAME_WORDS.get(owner)
+  if (words === undefined) {
+    words = wordsByLength([...names()].map((name) => [name, name] as const))
+    NAME_WORDS.set(owner, words)
+  }
+  return words
+}
+
+/** An entity's keys: those with a type in the active era, and those read as the tree. */
+function entityKeys(): WordsByLength<string> {
+  const keyTypes = activeKeyTypes()
+  return namesOf(keyTypes, () => [...keyTypes.keys(), ID, TAGS, PASSENGERS])
+}
 
 /** A list of unquoted words, spaces allowed around them and the commas: `[0f, 1.5f,-2f]`. */
 const WORD_LIST = /\[ *[0-9A-Za-z_\-.+]+(?: *, *[0-9A-Za-z_\-.+]+)* *\]/y
@@ -453,7 +472,7 @@ class SnbtParser {
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name = char === '"' || char === "'" ? this.quoted() : this.word()
+        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys())
         this.spaces()
         this.expect(':')
         this.spaces()
@@ -577,7 +596,11 @@ class SnbtParser {
       if (char === '}') break
       if (char !== ',') {
         const quoted = char === '"' || char === "'"
-        const name = quoted ? this.quoted() : this.word()
+        const name = quoted
+          ? this.quoted()
+          : type.namespace === null
+            ? this.nameIn(namesOf(type, () => type.members.keys()))
+            : this.word()
         this.path.push(name)
         if (quoted) this.placeholderOnly(name, false)
         const memberType = memberTypeOf(type, name)
@@ -873,6 +896,17 @@ class SnbtParser {
     if (i === start) unexpectedAt(this.text, start)
     this.position = i
     return this.text.slice(start, i)
+  }
+
+  /**
+   * An unquoted name: the string of `names` it is, found where it is written (no string made,
+   * and a lookup of it finds that very key), else a new string of it.
+   */
+  private nameIn(names: WordsByLength<string>): string {
+    const start = this.position
+    this.skipWord()
+    const found = wordAt(names, this.text, start, this.position - start)
+    return found?.[1] ?? this.text.slice(start, this.position)
   }
 
   /**
