@@ -99,7 +99,102 @@ export class JsonStrings {
 
   private decode(start: number, end: number): string {
     const inner = this.bytes.subarray(start + 1, end - 1)
-    if (inner.indexOf(BACKSLASH) < 0) return this.decoder.decode(inner)
+    const backslash = inner.indexOf(BACKSLASH)
+    if (backslash < 0) return this.decoder.decode(inner)
+    if (inner.length > WINDOW_BYTES) {
+      const bytes = unescapedBytes(inner, backslash)
+      if (bytes !== null) return this.decoder.decode(bytes)
+    }
     return JSON.parse(this.decoder.decode(this.bytes.subarray(start, end))) as string
   }
+}
+
+/** The byte each one-character escape stands for (`\"` is `"`), by the byte after the `\`. */
+const ESCAPED = new Uint8Array(0x80)
+for (const [escape, byte] of [
+  ['"', 0x22],
+  ['\\', 0x5c],
+  ['/', 0x2f],
+  ['b', 0x08],
+  ['f', 0x0c],
+  ['n', 0x0a],
+  ['r', 0x0d],
+  ['t', 0x09],
+] as const) {
+  ESCAPED[escape.charCodeAt(0)] = byte
+}
+
+/**
+ * The UTF-8 of a JSON string's value, its escapes (`inner`'s first at `first`) written as the
+ * bytes of what they stand for: decoded once, a large string costs one copy as text, not the
+ * escaped text and then the value (an unescaped copy as bytes is let go with its buffer, at the
+ * next minor collection). The bytes are valid JSON (the scan said so). Null when an escape
+ * stands for a lone surrogate, which UTF-8 cannot hold (`JSON.parse` keeps it).
+ */
+function unescapedBytes(inner: Uint8Array, first: number): Uint8Array | null {
+  const out = new Uint8Array(inner.length)
+  out.set(inner.subarray(0, first))
+  let length = first
+  for (let i = first; i < inner.length;) {
+    const byte = inner[i]!
+    if (byte !== BACKSLASH) {
+      out[length++] = byte
+      i++
+      continue
+    }
+    const kind = inner[i + 1]!
+    if (kind !== 0x75) {
+      out[length++] = ESCAPED[kind]!
+      i += 2
+      continue
+    }
+    let unit = hexAt(inner, i + 2)
+    i += 6
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      // A pair: a high surrogate, then `\u` and a low one.
+      const low = inner[i] === BACKSLASH && inner[i + 1] === 0x75 ? hexAt(inner, i + 2) : -1
+      if (unit > 0xdbff || low < 0xdc00 || low > 0xdfff) return null
+      unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
+      i += 6
+    }
+    length = writeUtf8(out, length, unit)
+  }
+  return out.subarray(0, length)
+}
+
+/** The four hex digits at `at` as a number. */
+function hexAt(bytes: Uint8Array, at: number): number {
+  let value = 0
+  for (let k = at; k < at + 4; k++) {
+    const digit = bytes[k]!
+    value = value * 16 + (digit <= 0x39 ? digit - 0x30 : (digit | 0x20) - 0x57)
+  }
+  return value
+}
+
+/**
+ * Writes the UTF-8 of `codePoint` at `at`; where it ends. An escape is at least 2 bytes for 1,
+ * 6 for up to 3 and 12 for 4, so the value never outgrows the escaped bytes.
+ */
+function writeUtf8(out: Uint8Array, at: number, codePoint: number): number {
+  if (codePoint < 0x80) {
+    out[at] = codePoint
+    return at + 1
+  }
+  if (codePoint < 0x800) {
+    out[at] = 0xc0 | (codePoint >> 6)
+    out[at + 1] = 0x80 | (codePoint & 0x3f)
+    return at + 2
+  }
+  if (codePoint < 0x10000) {
+    out[at] = 0xe0 | (codePoint >> 12)
+    out[at + 1] = 0x80 | ((codePoint >> 6) & 0x3f)
+    out[at + 2] = 0x80 | (codePoint & 0x3f)
+    return at + 3
+  }
+  out[at] = 0xf0 | (codePoint >> 18)
+  out[at + 1] = 0x80 | ((codePoint >> 12) & 0x3f)
+  out[at + 2] = 0x80 | ((codePoint >> 6) & 0x3f)
+  out[at + 3] = 0x80 | (codePoint & 0x3f)
+  return at + 4
 }

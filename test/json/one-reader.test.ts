@@ -173,6 +173,42 @@ describe('an observer of the scanner reads what JSON.parse reads', () => {
   })
 })
 
+/** A piece of a JSON string as written: a character raw or escaped in each way JSON allows. */
+const stringPieceArb = fc.oneof(
+  fc.constantFrom(
+    'a',
+    '{id:',
+    '\\"',
+    '\\\\',
+    '\\/',
+    '\\b',
+    '\\f',
+    '\\n',
+    '\\r',
+    '\\t',
+    'é',
+    '😀',
+    '\uFEFF',
+  ),
+  fc.integer({ min: 0, max: 0xffff }).map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`),
+  fc.constantFrom('\\ud83d\\ude00', '\\uD83D\\uDE00', '\\ud83d', '\\ude00', '\\ud83d\\u0041'),
+)
+
+describe('a long string decoded alone', () => {
+  it('reads as JSON.parse reads it, whatever its escapes', () => {
+    fc.assert(
+      fc.property(fc.array(stringPieceArb, { minLength: 1, maxLength: 60 }), (pieces) => {
+        // Past the window's 8 KiB, so that it is decoded on its own.
+        const written = `"${'x'.repeat(9000)}${pieces.join('')}"`
+        const bytes = encoder.encode(written)
+        const value = new JsonStrings(bytes).string(0, bytes.length, true)
+        expect(value).toBe(JSON.parse(written))
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
 /** The check's verdict read in the validator's pass, and what the validator counted. */
 function validatedAndChecked(bytes: Uint8Array) {
   const check = startExportCheck(bytes)

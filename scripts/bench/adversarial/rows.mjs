@@ -1,7 +1,7 @@
 /**
  * The adversarial section's rows: each slow shape's publish time against the benign 24 MiB
- * publish of the same run (target at most 2x, median), and its memory against the publish bound
- * of the memory rows (a bare KV put's growth plus the body).
+ * publish of the same run (target at most 2x, median), and its memory against a bare KV put of
+ * the same body in the same run, both after the same warm-up publish (memory.mjs).
  */
 import { ms, row, verdict } from '../lib/rows.mjs'
 import { BENIGN, BENIGN_OF, BENIGN_SMALL, SMALL_BYTES } from './shapes.mjs'
@@ -51,6 +51,14 @@ export function adversarialTimeRows(r) {
   })
 }
 
+/**
+ * The memory bound's allowance beyond the KV put's growth and the body: one growth step of V8's
+ * young generation (about 4 MiB, seen with `--trace-gc`), the granularity of a peak RSS in a
+ * collected heap. A publish that keeps a few hundred KiB more across a collection may take one
+ * more step; a body's worth of extra copies shows as more than one.
+ */
+const YOUNG_GENERATION_STEP = 4 * MiB
+
 export function adversarialMemoryRows(r) {
   if (!r.adversarial) return []
   const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
@@ -61,14 +69,14 @@ export function adversarialMemoryRows(r) {
   }
   return Object.entries(cases).map(([name, what]) => {
     const c = r.adversarial.memory[name]
-    const limit = c.baseline.growthBytes + c.bytes
+    const limit = c.baseline.growthBytes + c.bytes + YOUNG_GENERATION_STEP
     return row(
       'adversarial',
       `workerd peak RSS growth, ${mib(c.bytes)} publish, ${what} (${c.subject.status})`,
       mib(c.subject.growthBytes),
       `KV put of the body: ${mib(c.baseline.growthBytes)}`,
       c.subject.growthBytes / c.baseline.growthBytes,
-      `<= baseline + body (${mib(limit)})`,
+      `<= baseline + body + 4 MiB (${mib(limit)})`,
       verdict(c.subject.growthBytes <= limit),
     )
   })

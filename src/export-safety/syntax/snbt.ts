@@ -96,15 +96,68 @@ for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker
 
 /** Whether a UTF-16 unit may sit in an unquoted word (the game's `isAllowedInUnquotedString`). */
 function isWordUnit(unit: number): boolean {
-  return (
-    (unit >= 0x30 && unit <= 0x39) || // 0-9
-    (unit >= 0x41 && unit <= 0x5a) || // A-Z
-    (unit >= 0x61 && unit <= 0x7a) || // a-z
-    unit === 0x5f || // _
-    unit === 0x2d || // -
-    unit === 0x2e || // .
-    unit === 0x2b // +
-  )
+  return WORD_UNITS[unit] === 1
+}
+
+/** 0-9, A-Z, a-z, `_`, `-`, `.` and `+`, by unit (past the end of a text: NaN, none). */
+const WORD_UNITS = new Uint8Array(0x80)
+for (const [from, to] of ['09', 'AZ', 'az', '__', '--', '..', '++']) {
+  WORD_UNITS.fill(1, from!.charCodeAt(0), to!.charCodeAt(0) + 1)
+}
+
+/**
+ * Words by length, to find an unquoted name where it is written: looking a name up in a `Map`
+ * needs a string made and hashed for each name read, which costs more than comparing it in place
+ * (about a tenth of the time of text components nested to the depth limit), and a lookup of a
+ * string never seen keeps it about in workerd (docs/performance.md, "Adversarial publishes").
+ */
+type WordsByLength<T> = Array<Array<readonly [string, T]> | undefined>
+
+function wordsByLength<T>(words: Iterable<readonly [string, T]>): WordsByLength<T> {
+  const byLength: WordsByLength<T> = []
+  for (const word of words) (byLength[word[0].length] ??= []).push(word)
+  return byLength
+}
+
+/** The entry of `words` whose word is written at `[start, start + length)` of `text`. */
+function wordAt<T>(
+  words: WordsByLength<T>,
+  text: string,
+  start: number,
+  length: number,
+): readonly [string, T] | undefined {
+  const candidates = words[length]
+  if (candidates === undefined) return undefined
+  for (const entry of candidates) {
+    const word = entry[0]
+    let k = 0
+    while (k < length && word.charCodeAt(k) === text.charCodeAt(start + k)) k++
+    if (k === length) return entry
+  }
+  return undefined
+}
+
+const REFUSED_TEXT_WORDS = wordsByLength(REFUSED_TEXT_MEMBERS.map((name) => [name, name] as const))
+
+/** The member names of each compound type read by `memberNameAt`, by length. */
+const MEMBER_WORDS = new WeakMap<CompoundType, WordsByLength<ValueType>>()
+
+/** The names `nameIn` finds where they are written, by what they are looked up in. */
+const NAME_WORDS = new WeakMap<object, WordsByLength<string>>()
+
+function namesOf(owner: object, names: () => Iterable<string>): WordsByLength<string> {
+  let words = NAME_WORDS.get(owner)
+  if (words === undefined) {
+    words = wordsByLength([...names()].map((name) => [name, name] as const))
+    NAME_WORDS.set(owner, words)
+  }
+  return words
+}
+
+/** An entity's keys: those with a type in the active era, and those read as the tree. */
+function entityKeys(): WordsByLength<string> {
+  const keyTypes = activeKeyTypes()
+  return namesOf(keyTypes, () => [...keyTypes.keys(), ID, TAGS, PASSENGERS])
 }
 
 /** A list of unquoted words, spaces allowed around them and the commas: `[0f, 1.5f,-2f]`. */
@@ -426,7 +479,7 @@ class SnbtParser {
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name = char === '"' || char === "'" ? this.quoted() : this.word()
+        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys())
         this.spaces()
         this.expect(':')
         this.spaces()
@@ -479,15 +532,15 @@ class SnbtParser {
   /** The shape of the value at the current position (its first characters). */
   private shape(): Shape {
     const text = this.text
-    const char = text[this.position]
-    if (char === '{') return 'compound'
-    if (char === '[') {
+    const char = text.charCodeAt(this.position)
+    if (char === 0x7b) return 'compound'
+    if (char === 0x5b) {
       const letter = text[this.position + 1]
       const typed =
         text[this.position + 2] === ';' && (letter === 'B' || letter === 'I' || letter === 'L')
       return typed ? 'array' : 'list'
     }
-    return char === '"' || char === "'" ? 'quoted' : 'word'
+    return char === 0x22 || char === 0x27 ? 'quoted' : 'word'
   }
 
   /** The `type` refusal at the current path (`transformation[3]`, `brightness.sky`). */
@@ -550,7 +603,11 @@ class SnbtParser {
       if (char === '}') break
       if (char !== ',') {
         const quoted = char === '"' || char === "'"
-        const name = quoted ? this.quoted() : this.word()
+        const name = quoted
+          ? this.quoted()
+          : type.namespace === null
+            ? this.nameIn(namesOf(type, () => type.members.keys()))
+            : this.word()
         this.path.push(name)
         if (quoted) this.placeholderOnly(name, false)
         const memberType = memberTypeOf(type, name)
@@ -667,13 +724,13 @@ class SnbtParser {
       const of = chosen?.kind === 'list' ? chosen.of : null
       let count = 0
       this.spaces()
-      if (text[this.position] !== ']') {
+      if (text.charCodeAt(this.position) !== 0x5d) {
         for (;;) {
           this.spaces()
           matches = this.textValue(matches ? of : null, depth + 1, facts) && matches
           count++
           this.spaces()
-          if (text[this.position] === ']') break
+          if (text.charCodeAt(this.position) === 0x5d) break
           this.expect(',')
         }
       }
@@ -685,21 +742,24 @@ class SnbtParser {
     }
     for (;;) {
       this.spaces()
-      const char = text[this.position]
-      if (char === '}') break
-      if (char !== ',') {
-        const name = char === '"' || char === "'" ? this.quoted() : this.word()
-        if (REFUSED_TEXT_MEMBERS.includes(name)) facts.kinds.add(name)
-        if (name.includes(PLACEHOLDER)) facts.placeholder = true
+      const char = text.charCodeAt(this.position)
+      if (char === 0x7d) break
+      if (char !== 0x2c) {
+        const compound = matches && chosen?.kind === 'compound' ? chosen : null
+        let memberType: ValueType | null = null
+        if (char === 0x22 || char === 0x27) {
+          const name = this.quoted()
+          if (REFUSED_TEXT_MEMBERS.includes(name)) facts.kinds.add(name)
+          if (name.includes(PLACEHOLDER)) facts.placeholder = true
+          if (compound !== null) memberType = memberTypeOf(compound, name)
+        } else memberType = this.memberNameAt(compound, facts)
         this.spaces()
         this.expect(':')
         this.spaces()
-        const memberType =
-          matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
         if (memberType === null) matches = false
         matches = this.textValue(matches ? memberType : null, depth + 1, facts) && matches
         this.spaces()
-        if (text[this.position] === '}') break
+        if (text.charCodeAt(this.position) === 0x7d) break
       }
       // An empty member (`,,`) is skipped, as the game's parser does.
       this.expect(',')
@@ -843,6 +903,40 @@ class SnbtParser {
     if (i === start) unexpectedAt(this.text, start)
     this.position = i
     return this.text.slice(start, i)
+  }
+
+  /**
+   * An unquoted name: the string of `names` it is, found where it is written (no string made,
+   * and a lookup of it finds that very key), else a new string of it.
+   */
+  private nameIn(names: WordsByLength<string>): string {
+    const start = this.position
+    this.skipWord()
+    const found = wordAt(names, this.text, start, this.position - start)
+    return found?.[1] ?? this.text.slice(start, this.position)
+  }
+
+  /**
+   * An unquoted member name of a text, read where it is written: its type in `compound` (null
+   * for none), as `memberTypeOf` gives it; a refused text member is added to `facts`. A word
+   * holds no placeholder (`[` is none of its units) and no namespace's `:`.
+   */
+  private memberNameAt(compound: CompoundType | null, facts: TextFacts): ValueType | null {
+    const start = this.position
+    this.skipWord()
+    const length = this.position - start
+    const refused = wordAt(REFUSED_TEXT_WORDS, this.text, start, length)
+    if (refused !== undefined) facts.kinds.add(refused[1])
+    if (compound === null) return null
+    if (compound.members.size === 0 || compound.namespace !== null) {
+      return memberTypeOf(compound, this.text.slice(start, this.position))
+    }
+    let words = MEMBER_WORDS.get(compound)
+    if (words === undefined) {
+      words = wordsByLength(compound.members)
+      MEMBER_WORDS.set(compound, words)
+    }
+    return wordAt(words, this.text, start, length)?.[1] ?? compound.others
   }
 
   private enter(depth: number): void {

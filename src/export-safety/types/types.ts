@@ -218,7 +218,8 @@ export function acceptsShape(type: ValueType, shape: Shape): boolean {
     case 'boolean':
       return shape === 'word'
     case 'oneOf':
-      return type.of.some((alternative) => acceptsShape(alternative, shape))
+      for (const alternative of type.of) if (acceptsShape(alternative, shape)) return true
+      return false
     case 'none':
       return false
   }

@@ -5,12 +5,16 @@
 // node clients/java/src/test/differential/cases.mjs --seed 20261126 --count 6000 --out FILE
 //   [--hostile-seed 41 --hostile-count 5000]
 //
-// With --hostile-count, the cases are the hostile generator's instead (test/support/
-// hostile-exports.ts): each hostile export as published, and as fetched with each tag that
-// completes its insertion (substituted by the service's own substitution), then the cases of
-// test/support/version-hostile-exports.ts (click events, string style flags, item forms by game
-// version), each with its benign twin, and a tenth as many exports with a hostile document
-// member or size (`hostileDocuments`).
+// Or, each run one set of cases instead of the mutations:
+//   --hostile-seed 41 --hostile-count 5000: the hostile generator's (test/support/
+//     hostile-exports.ts), each export as published and as fetched with each tag that completes
+//     its insertion (substituted by the service's own substitution);
+//   --versions-seed 48 --versions-count 1500: test/support/version-hostile-exports.ts's (click
+//     events, string style flags, item forms by game version), each with its benign twin;
+//   --documents-seed 41 --documents-count 520: `hostileDocuments`' (members a reader acts on and
+//     sizes out of their bounds);
+//   --corpus all: the must-accept corpus (test/corpus/manifest.json), each export as published
+//     and as fetched with two tags.
 //
 // The TypeScript check is bundled from src/export-safety with esbuild (a dev dependency), so this
 // runs the service's own code. Deterministic: the same seed gives the same cases, byte for byte.
@@ -84,20 +88,11 @@ function fetchedWith(hostile, json, tag) {
 /** The hostile generator's cases: each export as published, then as fetched with each tag. */
 async function hostileCases() {
   const hostile = await loadHostile()
-  const names = readdirSync(join(root, 'fixtures'))
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-  const fixtures = Object.fromEntries(
-    names.map((file) => [
-      file.replace(/\.json$/, ''),
-      readFileSync(join(root, 'fixtures', file), 'utf8'),
-    ]),
-  )
   const lines = []
   const exports = hostile.hostileExports({
     seed: Number(options['hostile-seed'] ?? 41),
     count: Number(options['hostile-count']),
-    fixtures,
+    fixtures: fixtureTexts(),
   })
   for (const hostileCase of exports) {
     const how = `${hostileCase.kind} ${hostileCase.form} ${hostileCase.position}`
@@ -116,12 +111,34 @@ async function hostileCases() {
       )
     }
   }
-  // The generator of versions and texts: each hostile export and its benign twin, as published.
+  return { lines, exports: exports.length }
+}
+
+/** The fixtures by name, as the generators of test/support read them. */
+function fixtureTexts() {
+  const names = readdirSync(join(root, 'fixtures'))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+  return Object.fromEntries(
+    names.map((file) => [
+      file.replace(/\.json$/, ''),
+      readFileSync(join(root, 'fixtures', file), 'utf8'),
+    ]),
+  )
+}
+
+/**
+ * The generator of versions and texts (test/support/version-hostile-exports.ts, as
+ * version-hostile.test.ts runs it): each hostile export and its benign twin, as published.
+ */
+async function versionCases() {
+  const hostile = await loadHostile()
   const versioned = hostile.versionHostileExports({
-    seed: Number(options['hostile-seed'] ?? 41),
-    count: Math.ceil(Number(options['hostile-count']) / 4),
-    fixtures,
+    seed: Number(options['versions-seed'] ?? 48),
+    count: Number(options['versions-count']),
+    fixtures: fixtureTexts(),
   })
+  const lines = []
   for (const versionCase of versioned) {
     const how = `${versionCase.kind} ${versionCase.version} ${versionCase.position}`
     for (const [text, which] of [
@@ -139,25 +156,61 @@ async function hostileCases() {
       )
     }
   }
-  // And the document's: members a reader acts on and sizes out of bounds, one for each hostile
-  // export in ten.
+  return { lines, exports: versioned.length }
+}
+
+/**
+ * The generator of the document (`hostileDocuments`, as hostile-generator.test.ts runs it):
+ * members a reader acts on and sizes out of their bounds, as published.
+ */
+async function documentCases() {
+  const hostile = await loadHostile()
   const documents = hostile.hostileDocuments({
-    seed: Number(options['hostile-seed'] ?? 41),
-    count: Math.ceil(Number(options['hostile-count']) / 10),
-    fixtures,
+    seed: Number(options['documents-seed'] ?? 41),
+    count: Number(options['documents-count']),
+    fixtures: fixtureTexts(),
   })
-  for (const documentCase of documents) {
-    lines.push(
-      JSON.stringify({
-        case: `document ${documentCase.id}`,
-        how: `${documentCase.kind} ${documentCase.what}`,
-        text: documentCase.json,
-        tag: null,
-        verdict: verdictOf(documentCase.json, null),
-      }),
-    )
+  const lines = documents.map((documentCase) =>
+    JSON.stringify({
+      case: `document ${documentCase.id}`,
+      how: `${documentCase.kind} ${documentCase.what}`,
+      text: documentCase.json,
+      tag: null,
+      verdict: verdictOf(documentCase.json, null),
+    }),
+  )
+  return { lines, exports: documents.length }
+}
+
+/** The tags the corpus is fetched with (as test/corpus/roundtrip.test.ts fetches it). */
+const CORPUS_TAGS = ['bde', 'Corpus-Tag_9']
+
+/**
+ * The must-accept corpus (test/corpus/manifest.json): each export as published, and as served
+ * fetched with each of `CORPUS_TAGS` (substituted by the service's own substitution).
+ */
+async function corpusCases() {
+  const hostile = await loadHostile()
+  const manifest = JSON.parse(readFileSync(join(root, 'test/corpus/manifest.json'), 'utf8'))
+  const lines = []
+  for (const entry of manifest) {
+    const json = readFileSync(join(root, entry.file), 'utf8')
+    const how = `corpus ${entry.version} ${entry.kinds.join(',')}`
+    const forms = [[json, null]]
+    for (const tag of CORPUS_TAGS) forms.push([fetchedWith(hostile, json, tag), tag])
+    for (const [text, tag] of forms) {
+      lines.push(
+        JSON.stringify({
+          case: `${entry.file}${tag === null ? '' : ` tag=${tag}`}`,
+          how,
+          text,
+          tag,
+          verdict: verdictOf(text, tag),
+        }),
+      )
+    }
   }
-  return { lines, exports: exports.length + 2 * versioned.length + documents.length }
+  return { lines, exports: manifest.length }
 }
 
 /** What the TypeScript check says: its verdict, or the kind of error it threw. */
@@ -918,12 +971,23 @@ function slice(document, which) {
 
 async function main() {
   check = await loadCheck()
-  if (options['hostile-count'] !== undefined) {
-    const { lines, exports } = await hostileCases()
+  const generated =
+    options['hostile-count'] !== undefined
+      ? ['hostile', hostileCases]
+      : options['versions-count'] !== undefined
+        ? ['version', versionCases]
+        : options['documents-count'] !== undefined
+          ? ['document', documentCases]
+          : options.corpus !== undefined
+            ? ['corpus', corpusCases]
+            : null
+  if (generated !== null) {
+    const [what, cases] = generated
+    const { lines, exports } = await cases()
     mkdirSync(dirname(out), { recursive: true })
     writeFileSync(out, lines.join('\n') + '\n')
     console.log(
-      `hostile cases: ${lines.length} (${exports} exports and their fetched forms), written to ${out}`,
+      `${what} cases: ${lines.length} (${exports} exports and their other forms), written to ${out}`,
     )
     return
   }

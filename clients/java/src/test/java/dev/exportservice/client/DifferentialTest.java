@@ -23,9 +23,12 @@ import org.junit.jupiter.api.Test;
  * shape swaps, raw byte-order marks, lengths and depths around the limits) and writes each case
  * with the service's verdict; every case must get the same {@code safe}, {@code reason},
  * {@code path}, {@code found} and message here (the messages are the vocabulary file's; or be refused
- * as not JSON on both sides). The seed and the
- * count come from {@code -Ddifferential.seed} and {@code -Ddifferential.count}; the hostile
- * generator's from {@code -Ddifferential.hostileSeed} and {@code -Ddifferential.hostileCount}.
+ * as not JSON on both sides). The same holds for the hostile generator's exports, the generator
+ * of versions and texts, the generator of the document, and every export of the must-accept
+ * corpus. The seed and the count come from {@code -Ddifferential.seed} and
+ * {@code -Ddifferential.count}; the hostile generator's from {@code -Ddifferential.hostileSeed}
+ * and {@code -Ddifferential.hostileCount}; the others' from {@code -Ddifferential.versionsSeed},
+ * {@code versionsCount}, {@code documentsSeed} and {@code documentsCount}.
  */
 class DifferentialTest {
   private static final Path ROOT = Path.of(System.getProperty("service.root", "../..")).toAbsolutePath().normalize();
@@ -33,6 +36,12 @@ class DifferentialTest {
   private static final int COUNT = Integer.getInteger("differential.count", 6000);
   private static final long HOSTILE_SEED = Long.getLong("differential.hostileSeed", 41L);
   private static final int HOSTILE_COUNT = Integer.getInteger("differential.hostileCount", 5000);
+  private static final long VERSIONS_SEED = Long.getLong("differential.versionsSeed", 48L);
+  private static final int VERSIONS_COUNT = Integer.getInteger("differential.versionsCount", 1500);
+  private static final long DOCUMENTS_SEED = Long.getLong("differential.documentsSeed", 41L);
+  private static final int DOCUMENTS_COUNT = Integer.getInteger("differential.documentsCount", 520);
+  /** Each corpus export is compared as published and as fetched with two tags. */
+  private static final int CORPUS_FORMS = 3;
 
   @Test
   void everyGeneratedCaseGetsTheSameVerdictInBothLanguages() throws Exception {
@@ -56,6 +65,58 @@ class DifferentialTest {
             List.of("--hostile-seed", String.valueOf(HOSTILE_SEED), "--hostile-count", String.valueOf(HOSTILE_COUNT)),
             "hostile seed " + HOSTILE_SEED);
     assertTrue(checked >= HOSTILE_COUNT, checked + " hostile cases: every export at least as published");
+  }
+
+  /**
+   * The generator of versions and texts (test/support/version-hostile-exports.ts: click events in
+   * every text, string style flags, item forms a declared version does not read), each export and
+   * its benign twin: the same verdict in both languages.
+   */
+  @Test
+  void everyVersionCaseGetsTheSameVerdictInBothLanguages() throws Exception {
+    Path cases = Path.of("target", "differential", "versions-" + VERSIONS_SEED + ".jsonl").toAbsolutePath();
+    int checked =
+        compare(
+            cases,
+            List.of("--versions-seed", String.valueOf(VERSIONS_SEED), "--versions-count", String.valueOf(VERSIONS_COUNT)),
+            "versions seed " + VERSIONS_SEED);
+    assertEquals(2 * VERSIONS_COUNT, checked, "every version case and its twin was read");
+  }
+
+  /**
+   * The generator of the document (test/support/hostile-exports.ts's {@code hostileDocuments}:
+   * members of {@code content} and {@code datapack} a reader acts on, and sizes out of their
+   * bounds): the same verdict in both languages.
+   */
+  @Test
+  void everyDocumentCaseGetsTheSameVerdictInBothLanguages() throws Exception {
+    Path cases = Path.of("target", "differential", "documents-" + DOCUMENTS_SEED + ".jsonl").toAbsolutePath();
+    int checked =
+        compare(
+            cases,
+            List.of(
+                "--documents-seed", String.valueOf(DOCUMENTS_SEED), "--documents-count", String.valueOf(DOCUMENTS_COUNT)),
+            "documents seed " + DOCUMENTS_SEED);
+    assertEquals(DOCUMENTS_COUNT, checked, "every document case was read");
+  }
+
+  /**
+   * The must-accept corpus (test/corpus/manifest.json: real exports of every game version and
+   * part kind), as published and as fetched with two tags: the same verdict in both languages,
+   * and that verdict is safe.
+   */
+  @Test
+  void everyCorpusExportIsSafeInBothLanguages() throws Exception {
+    Path cases = Path.of("target", "differential", "corpus.jsonl").toAbsolutePath();
+    int exports = ((List<?>) JsonReader.parse(Files.readString(ROOT.resolve("test/corpus/manifest.json")))).size();
+    int checked = compare(cases, List.of("--corpus", "all"), "the corpus");
+    assertEquals(CORPUS_FORMS * exports, checked, "every corpus export was read in every form");
+    try (BufferedReader lines = Files.newBufferedReader(cases, StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        Map<?, ?> generated = (Map<?, ?>) JsonReader.parse(line);
+        assertEquals(Map.of("safe", true), generated.get("verdict"), "TypeScript on " + generated.get("case"));
+      }
+    }
   }
 
   /**

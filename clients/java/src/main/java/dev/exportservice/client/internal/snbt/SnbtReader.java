@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * The library's one SNBT reader (the game's text form of entity data), with the grammar and the
- * limits of the service's check (src/export-safety/snbt.ts, rule for rule): nesting to
+ * limits of the service's check (src/export-safety/syntax/snbt.ts, rule for rule): nesting to
  * {@link #MAX_DEPTH}, a space around {@code :} and {@code ,} and empty members in a compound
  * accepted (two liberties of real exports), nothing after a value. In quoted strings only
  * {@code \\} and a backslash before the string's own quote are escapes: Minecraft 1.21.4

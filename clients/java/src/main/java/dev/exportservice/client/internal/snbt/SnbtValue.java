@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * A parsed SNBT value ({@link SnbtReader}): the TypeScript check's {@code SnbtValue}
- * (src/export-safety/snbt-value.ts). The subclasses are listed, not inferred: javac writes
+ * (src/export-safety/syntax/snbt-value.ts). The subclasses are listed, not inferred: javac writes
  * inferred ones in the order it meets their sources, which differs between the JDK route and
  * Maven, and the two jars are held to be byte for byte the same.
  */

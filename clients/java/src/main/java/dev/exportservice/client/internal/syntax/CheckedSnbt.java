@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * SNBT as the check reads it (src/export-safety/snbt.ts, rule for rule), with the library's one
+ * SNBT as the check reads it (src/export-safety/syntax/snbt.ts, rule for rule), with the library's one
  * SNBT reader ({@link SnbtReader}: its grammar, escapes, reader rule and depth limit): an
  * entity's compound is read into a small tree of what the checks need (its ids, tags and
  * passengers); every other member's value is checked against its type (the vocabulary file's

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 
 /**
  * JSON text (a text component) that does not read the world and is written in the text grammar
- * (src/export-safety/text.ts). The game resolves a text component of the kinds {@code selector},
+ * (src/export-safety/syntax/text.ts). The game resolves a text component of the kinds {@code selector},
  * {@code nbt} and {@code score} against the world, with the permissions of whoever runs the
  * summon or {@code data merge} (the console): a model could show players' names, positions and
  * inventories. So in every text (a value whose type is of kind {@code text}: a text display's

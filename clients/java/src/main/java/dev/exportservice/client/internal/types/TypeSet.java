@@ -9,7 +9,7 @@ import java.util.Map;
  * The types of the vocabulary file as one game version reads them: an era's {@code types}
  * replace types by name ({@link Versions}), every other name is the file's own. Each set compiles
  * its types once, so that a recursive type is one object referring to itself. The port of
- * {@code TypeSet} in src/export-safety/types.ts.
+ * {@code TypeSet} in src/export-safety/types/types.ts.
  */
 final class TypeSet {
   /** The types as the default version reads them ({@code versions.default}). */

@@ -9,7 +9,7 @@ import java.util.Map;
  * Types applied to a value already read whole: JSON text (the JSON reader's output) and text
  * written as SNBT (a parsed tree). Only whether it matches is answered: a fault inside a text is
  * named at the text's own path, so the order a JSON reader keeps members in never changes a
- * verdict (src/export-safety/typed-tree.ts).
+ * verdict (src/export-safety/types/typed-tree.ts).
  */
 public final class TypedTree {
   private TypedTree() {}

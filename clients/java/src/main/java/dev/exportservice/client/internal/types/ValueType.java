@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /**
  * A value type of the vocabulary file ({@code types}, {@code keyTypes}), its references resolved:
  * what the game's codec reads at a key. Compiled once per game version's era from the file
- * ({@link TypeSet}), as the TypeScript check compiles it (src/export-safety/types.ts); docs/export-safety.md, "The vocabulary file", says
+ * ({@link TypeSet}), as the TypeScript check compiles it (src/export-safety/types/types.ts); docs/export-safety.md, "The vocabulary file", says
  * what each kind accepts. One class for every kind (its fields filled for that kind), so that a
  * recursive type (text inside text) is one object referring to itself.
  */

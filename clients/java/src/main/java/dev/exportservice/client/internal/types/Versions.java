@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * The game version an export is read as: {@code content.version} chooses an era of the
  * vocabulary file's {@code versions}, whose types replace some of the file's (items as
  * {@code Count} and {@code tag} up to 1.20.4, {@code count} and {@code components} from 1.20.5;
- * string booleans in JSON text where Gson read them). The port of src/export-safety/versions.ts.
+ * string booleans in JSON text where Gson read them). The port of src/export-safety/types/versions.ts.
  */
 public final class Versions {
   private static final Pattern VERSION = Pattern.compile("(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?");
