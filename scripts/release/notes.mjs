@@ -47,7 +47,9 @@ export function parseChange(name, text) {
   if (!API_BUMPS.includes(api))
     throw new Error(`${name}: api must be one of ${API_BUMPS.join(', ')}`)
   if (!BUMPS.includes(java)) throw new Error(`${name}: java must be one of ${BUMPS.join(', ')}`)
-  const body = match[2].trim()
+  // A change file links from changes/ (`../docs/api.md`), so the link check reads it where it
+  // stands; in CHANGELOG.md, one folder up, the same link loses its `../`.
+  const body = match[2].trim().replaceAll('](../', '](')
   if (body === '') throw new Error(`${name}: says nothing below its front matter`)
   return { name, kind, api, java, body }
 }

@@ -59,7 +59,10 @@ describe('npm run release:notes', () => {
           'kind: Added\napi: minor',
           'Callers: `X-New` on every `200`,\nlisted in the CORS headers.',
         ),
-        'a-fix.md': change('kind: Fixed\napi: patch\njava: patch', 'Callers: a fix.'),
+        'a-fix.md': change(
+          'kind: Fixed\napi: patch\njava: patch',
+          'Callers: a fix ([api](../docs/api.md#errors)).',
+        ),
         'c-docs.md': change('kind: Changed\napi: patch', '- Developers: one.\n- Operators: two.'),
         'a-word.md': change('kind: Added\napi: patch', 'Developers: a word.'),
       },
@@ -90,7 +93,7 @@ What changed.
 
 ### Fixed
 
-- Callers: a fix.
+- Callers: a fix ([api](docs/api.md#errors)).
 
 ## [1.2.0] - 2026-12-06 (Java client 0.5.0)
 

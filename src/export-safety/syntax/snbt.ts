@@ -154,9 +154,8 @@ function namesOf(owner: object, names: () => Iterable<string>): WordsByLength<st
   return words
 }
 
-/** An entity's keys: those with a type in the active era, and those read as the tree. */
-function entityKeys(): WordsByLength<string> {
-  const keyTypes = activeKeyTypes()
+/** An entity's keys: those with a type in the declared version, and those read as the tree. */
+function entityKeys(keyTypes: KeyTypes): WordsByLength<string> {
   return namesOf(keyTypes, () => [...keyTypes.keys(), ID, TAGS, PASSENGERS])
 }
 
@@ -479,7 +478,7 @@ class SnbtParser {
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys())
+        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys(this.keyTypes))
         this.spaces()
         this.expect(':')
         this.spaces()
