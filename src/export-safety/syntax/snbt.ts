@@ -478,7 +478,8 @@ class SnbtParser {
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys(this.keyTypes))
+        const name =
+          char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys(this.keyTypes))
         this.spaces()
         this.expect(':')
         this.spaces()
