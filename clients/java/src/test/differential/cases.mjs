@@ -85,32 +85,36 @@ function fetchedWith(hostile, json, tag) {
   return Buffer.concat(parts.map((part) => Buffer.from(part))).toString('utf8')
 }
 
+/** One case as a JSON line: what it is, how it was made, its text, its tag and the verdict. */
+function caseLine(name, how, text, tag = null) {
+  return JSON.stringify({ case: name, how, text, tag, verdict: verdictOf(text, tag) })
+}
+
+/** The cases of `json`: as published, then as served fetched with each of `tags`. */
+function publishedAndFetched(hostile, name, how, json, tags) {
+  const forms = [[json, null], ...tags.map((tag) => [fetchedWith(hostile, json, tag), tag])]
+  return forms.map(([text, tag]) =>
+    caseLine(`${name}${tag === null ? '' : ` tag=${tag}`}`, how, text, tag),
+  )
+}
+
 /** The hostile generator's cases: each export as published, then as fetched with each tag. */
 async function hostileCases() {
   const hostile = await loadHostile()
-  const lines = []
   const exports = hostile.hostileExports({
     seed: Number(options['hostile-seed'] ?? 41),
     count: Number(options['hostile-count']),
     fixtures: fixtureTexts(),
   })
-  for (const hostileCase of exports) {
-    const how = `${hostileCase.kind} ${hostileCase.form} ${hostileCase.position}`
-    const forms = [[hostileCase.json, null]]
-    for (const tag of hostileCase.fetchTags)
-      forms.push([fetchedWith(hostile, hostileCase.json, tag), tag])
-    for (const [text, tag] of forms) {
-      lines.push(
-        JSON.stringify({
-          case: `${hostileCase.id}${tag === null ? '' : ` tag=${tag}`}`,
-          how,
-          text,
-          tag,
-          verdict: verdictOf(text, tag),
-        }),
-      )
-    }
-  }
+  const lines = exports.flatMap((hostileCase) =>
+    publishedAndFetched(
+      hostile,
+      hostileCase.id,
+      `${hostileCase.kind} ${hostileCase.form} ${hostileCase.position}`,
+      hostileCase.json,
+      hostileCase.fetchTags,
+    ),
+  )
   return { lines, exports: exports.length }
 }
 
@@ -138,24 +142,13 @@ async function versionCases() {
     count: Number(options['versions-count']),
     fixtures: fixtureTexts(),
   })
-  const lines = []
-  for (const versionCase of versioned) {
+  const lines = versioned.flatMap((versionCase) => {
     const how = `${versionCase.kind} ${versionCase.version} ${versionCase.position}`
-    for (const [text, which] of [
-      [versionCase.json, ''],
-      [versionCase.twin, ' twin'],
-    ]) {
-      lines.push(
-        JSON.stringify({
-          case: `version ${versionCase.id}${which}`,
-          how,
-          text,
-          tag: null,
-          verdict: verdictOf(text, null),
-        }),
-      )
-    }
-  }
+    return [
+      caseLine(`version ${versionCase.id}`, how, versionCase.json),
+      caseLine(`version ${versionCase.id} twin`, how, versionCase.twin),
+    ]
+  })
   return { lines, exports: versioned.length }
 }
 
@@ -171,13 +164,11 @@ async function documentCases() {
     fixtures: fixtureTexts(),
   })
   const lines = documents.map((documentCase) =>
-    JSON.stringify({
-      case: `document ${documentCase.id}`,
-      how: `${documentCase.kind} ${documentCase.what}`,
-      text: documentCase.json,
-      tag: null,
-      verdict: verdictOf(documentCase.json, null),
-    }),
+    caseLine(
+      `document ${documentCase.id}`,
+      `${documentCase.kind} ${documentCase.what}`,
+      documentCase.json,
+    ),
   )
   return { lines, exports: documents.length }
 }
@@ -192,24 +183,15 @@ const CORPUS_TAGS = ['bde', 'Corpus-Tag_9']
 async function corpusCases() {
   const hostile = await loadHostile()
   const manifest = JSON.parse(readFileSync(join(root, 'test/corpus/manifest.json'), 'utf8'))
-  const lines = []
-  for (const entry of manifest) {
-    const json = readFileSync(join(root, entry.file), 'utf8')
-    const how = `corpus ${entry.version} ${entry.kinds.join(',')}`
-    const forms = [[json, null]]
-    for (const tag of CORPUS_TAGS) forms.push([fetchedWith(hostile, json, tag), tag])
-    for (const [text, tag] of forms) {
-      lines.push(
-        JSON.stringify({
-          case: `${entry.file}${tag === null ? '' : ` tag=${tag}`}`,
-          how,
-          text,
-          tag,
-          verdict: verdictOf(text, tag),
-        }),
-      )
-    }
-  }
+  const lines = manifest.flatMap((entry) =>
+    publishedAndFetched(
+      hostile,
+      entry.file,
+      `corpus ${entry.version} ${entry.kinds.join(',')}`,
+      readFileSync(join(root, entry.file), 'utf8'),
+      CORPUS_TAGS,
+    ),
+  )
   return { lines, exports: manifest.length }
 }
 
@@ -1028,9 +1010,7 @@ async function main() {
       text = text.replaceAll('[MODELSERVERTAG]', tag)
       how.push('fetched')
     }
-    lines.push(
-      JSON.stringify({ case: index, how: how.join(' '), text, tag, verdict: verdictOf(text, tag) }),
-    )
+    lines.push(caseLine(index, how.join(' '), text, tag))
   }
   mkdirSync(dirname(out), { recursive: true })
   writeFileSync(out, lines.join('\n') + '\n')
