@@ -101,11 +101,7 @@ function publishedAndFetched(hostile, name, how, json, tags) {
 /** The hostile generator's cases: each export as published, then as fetched with each tag. */
 async function hostileCases() {
   const hostile = await loadHostile()
-  const exports = hostile.hostileExports({
-    seed: Number(options['hostile-seed'] ?? 41),
-    count: Number(options['hostile-count']),
-    fixtures: fixtureTexts(),
-  })
+  const exports = generate(hostile.hostileExports, 'hostile', 41)
   const lines = exports.flatMap((hostileCase) =>
     publishedAndFetched(
       hostile,
@@ -116,6 +112,15 @@ async function hostileCases() {
     ),
   )
   return { lines, exports: exports.length }
+}
+
+/** A generator of test/support, run on the fixtures with `--NAME-seed` and `--NAME-count`. */
+function generate(generator, name, seed) {
+  return generator({
+    seed: Number(options[`${name}-seed`] ?? seed),
+    count: Number(options[`${name}-count`]),
+    fixtures: fixtureTexts(),
+  })
 }
 
 /** The fixtures by name, as the generators of test/support read them. */
@@ -137,11 +142,7 @@ function fixtureTexts() {
  */
 async function versionCases() {
   const hostile = await loadHostile()
-  const versioned = hostile.versionHostileExports({
-    seed: Number(options['versions-seed'] ?? 48),
-    count: Number(options['versions-count']),
-    fixtures: fixtureTexts(),
-  })
+  const versioned = generate(hostile.versionHostileExports, 'versions', 48)
   const lines = versioned.flatMap((versionCase) => {
     const how = `${versionCase.kind} ${versionCase.version} ${versionCase.position}`
     return [
@@ -158,11 +159,7 @@ async function versionCases() {
  */
 async function documentCases() {
   const hostile = await loadHostile()
-  const documents = hostile.hostileDocuments({
-    seed: Number(options['documents-seed'] ?? 41),
-    count: Number(options['documents-count']),
-    fixtures: fixtureTexts(),
-  })
+  const documents = generate(hostile.hostileDocuments, 'documents', 41)
   const lines = documents.map((documentCase) =>
     caseLine(
       `document ${documentCase.id}`,
