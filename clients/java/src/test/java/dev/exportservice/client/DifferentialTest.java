@@ -58,12 +58,7 @@ class DifferentialTest {
    */
   @Test
   void everyHostileCaseGetsTheSameVerdictInBothLanguages() throws Exception {
-    Path cases = Path.of("target", "differential", "hostile-" + HOSTILE_SEED + ".jsonl").toAbsolutePath();
-    int checked =
-        compare(
-            cases,
-            List.of("--hostile-seed", String.valueOf(HOSTILE_SEED), "--hostile-count", String.valueOf(HOSTILE_COUNT)),
-            "hostile seed " + HOSTILE_SEED);
+    int checked = compareGenerated("hostile", HOSTILE_SEED, HOSTILE_COUNT);
     assertTrue(checked >= HOSTILE_COUNT, checked + " hostile cases: every export at least as published");
   }
 
@@ -74,12 +69,7 @@ class DifferentialTest {
    */
   @Test
   void everyVersionCaseGetsTheSameVerdictInBothLanguages() throws Exception {
-    Path cases = Path.of("target", "differential", "versions-" + VERSIONS_SEED + ".jsonl").toAbsolutePath();
-    int checked =
-        compare(
-            cases,
-            List.of("--versions-seed", String.valueOf(VERSIONS_SEED), "--versions-count", String.valueOf(VERSIONS_COUNT)),
-            "versions seed " + VERSIONS_SEED);
+    int checked = compareGenerated("versions", VERSIONS_SEED, VERSIONS_COUNT);
     assertEquals(2 * VERSIONS_COUNT, checked, "every version case and its twin was read");
   }
 
@@ -90,13 +80,7 @@ class DifferentialTest {
    */
   @Test
   void everyDocumentCaseGetsTheSameVerdictInBothLanguages() throws Exception {
-    Path cases = Path.of("target", "differential", "documents-" + DOCUMENTS_SEED + ".jsonl").toAbsolutePath();
-    int checked =
-        compare(
-            cases,
-            List.of(
-                "--documents-seed", String.valueOf(DOCUMENTS_SEED), "--documents-count", String.valueOf(DOCUMENTS_COUNT)),
-            "documents seed " + DOCUMENTS_SEED);
+    int checked = compareGenerated("documents", DOCUMENTS_SEED, DOCUMENTS_COUNT);
     assertEquals(DOCUMENTS_COUNT, checked, "every document case was read");
   }
 
@@ -117,6 +101,17 @@ class DifferentialTest {
         assertEquals(Map.of("safe", true), generated.get("verdict"), "TypeScript on " + generated.get("case"));
       }
     }
+  }
+
+  /**
+   * Runs one generator of test/support through cases.mjs ({@code --NAME-seed}, {@code --NAME-count})
+   * and compares its cases, written to {@code target/differential/NAME-SEED.jsonl}.
+   */
+  private static int compareGenerated(String name, long seed, int count) throws Exception {
+    Path cases = Path.of("target", "differential", name + "-" + seed + ".jsonl").toAbsolutePath();
+    List<String> arguments =
+        List.of("--" + name + "-seed", String.valueOf(seed), "--" + name + "-count", String.valueOf(count));
+    return compare(cases, arguments, name + " seed " + seed);
   }
 
   /**
