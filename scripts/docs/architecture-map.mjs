@@ -12,6 +12,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import { code, markdownTable } from '../lib/markdown-table.mjs'
 
 export const OPEN = '<!-- rooms -->'
 export const CLOSE = '<!-- /rooms -->'
@@ -146,19 +147,6 @@ function drawnArrows(rooms, room) {
 const pathOf = (room) => `src/${room}`
 /** A Mermaid node id: letters, digits, `-` and `_`. */
 const idOf = (room) => room.replace(/(\.ts|\/)$/, '').replace(/[^A-Za-z0-9_-]/g, '_')
-const code = (text) => `\`${text}\``
-
-/** A Markdown table as Prettier writes it: every cell padded to its column's width. */
-function table(header, rows) {
-  const cells = [header, ...rows]
-  const widths = header.map((_, column) => Math.max(3, ...cells.map((row) => row[column].length)))
-  const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`
-  return [
-    line(cells[0]),
-    `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`,
-    ...cells.slice(1).map(line),
-  ].join('\n')
-}
 
 /** Rooms from the highest floor down, by name within a floor. */
 function ordered(rooms, floors) {
@@ -214,7 +202,7 @@ export function drawMap(modules) {
       .map((other) => code(other))
       .join(', '),
   ])
-  return [picture(rooms, floors), '', table(['floor', 'room', 'imports'], rows)].join('\n')
+  return [picture(rooms, floors), '', markdownTable(['floor', 'room', 'imports'], rows)].join('\n')
 }
 
 /** `page` with `map` between its markers. */

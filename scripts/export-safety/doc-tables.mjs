@@ -5,20 +5,7 @@
  * `node scripts/export-safety/write-doc-tables.mjs` rewrites them, and a test fails when the
  * page is stale.
  */
-
-/** A Markdown table as Prettier writes it: every cell padded to its column's width. */
-function table(header, rows) {
-  const cells = [header, ...rows].map((row) => row.map((cell) => cell.replaceAll('|', '\\|')))
-  const widths = header.map((_, column) => Math.max(3, ...cells.map((row) => row[column].length)))
-  const line = (row) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`
-  return [
-    line(cells[0]),
-    `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`,
-    ...cells.slice(1).map(line),
-  ].join('\n')
-}
-
-const code = (text) => `\`${text}\``
+import { code, markdownTable } from '../lib/markdown-table.mjs'
 
 /** A type reference in words: a name of `types` as a code span, an inline type described. */
 function typeName(ref, types) {
@@ -82,7 +69,7 @@ export function docTables(vocabulary) {
       .map(([name]) => name)
   const everyOne = Object.keys(entities)
   return {
-    keys: table(
+    keys: markdownTable(
       ['key', 'type', 'on'],
       Object.entries(keyTypes).map(([key, ref]) => {
         const on = holders(key)
@@ -93,7 +80,7 @@ export function docTables(vocabulary) {
         ]
       }),
     ),
-    types: table(
+    types: markdownTable(
       ['type', 'accepts'],
       Object.entries(types)
         .filter(([name]) => name !== 'components')
@@ -102,14 +89,14 @@ export function docTables(vocabulary) {
           typeof type === 'string' ? code(type) : describe(type, types),
         ]),
     ),
-    components: table(
+    components: markdownTable(
       ['component', 'type'],
       Object.entries(types.components.members).map(([name, ref]) => [
         code(name),
         typeName(ref, types),
       ]),
     ),
-    versions: table(
+    versions: markdownTable(
       ['game versions', 'read otherwise than the types below'],
       vocabulary.versions.eras.map((era, index, eras) => {
         const next = eras[index + 1]
@@ -122,7 +109,7 @@ export function docTables(vocabulary) {
         return [`${span}${isDefault}`, replaced.length === 0 ? 'none' : replaced.join('; ')]
       }),
     ),
-    members: table(
+    members: markdownTable(
       ['member of `content`', 'JSON type', 'accepted'],
       Object.entries(vocabulary.members).map(([name, rule]) => [
         code(name),
@@ -141,14 +128,14 @@ export function docTables(vocabulary) {
         [
           `**${reader}**`,
           '',
-          table(
+          markdownTable(
             ['member', 'what the plugin does with it', 'what the check accepts'],
             rows.map(([member, does, accepts]) => [code(member), does, accepts]),
           ),
         ].join('\n'),
       )
       .join('\n\n'),
-    'refused-components': table(
+    'refused-components': markdownTable(
       ['component', 'refused: it holds'],
       Object.entries(vocabulary.refusedComponents).map(([name, why]) => [code(name), why]),
     ),
