@@ -4,8 +4,23 @@
  * other, directly or through a third; a room enters another only through its face (index.ts), and
  * code outside src/ (scripts/, test/, web/) through its faces. CI fails on a violation (`npm run check:layers`), so the rule is learnt from
  * the first red build.
- * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/**
+ * A rule that the room `from` (a folder of src/) imports nothing of `to` (a folder of src/, or an
+ * alternation of folders), where the order of the rooms alone would let it.
+ */
+function noImport(name, from, to, comment) {
+  return {
+    name,
+    severity: 'error',
+    comment,
+    from: { path: `^src/${from}/` },
+    to: { path: `^src/${to}/` },
+  }
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
@@ -82,22 +97,19 @@ module.exports = {
         ],
       },
     },
-    {
-      name: 'read-path-does-not-publish',
-      severity: 'error',
-      comment: 'The read path (src/exports/) never reaches into publishing.',
-      from: { path: '^src/exports/' },
-      to: { path: '^src/publish/' },
-    },
-    {
-      name: 'ids-do-not-read-exports',
-      severity: 'error',
-      comment:
-        'The ID allocator keeps grace copies but is no part of the read path: the record both store ' +
+    noImport(
+      'read-path-does-not-publish',
+      'exports',
+      'publish',
+      'The read path (src/exports/) never reaches into publishing.',
+    ),
+    noImport(
+      'ids-do-not-read-exports',
+      'ids',
+      'exports',
+      'The ID allocator keeps grace copies but is no part of the read path: the record both store ' +
         'and the chunked reading live in src/storage/.',
-      from: { path: '^src/ids/' },
-      to: { path: '^src/exports/' },
-    },
+    ),
     {
       name: 'client-imports-only-the-contract',
       severity: 'error',
@@ -160,30 +172,25 @@ module.exports = {
         path: ['^src/export-safety/[^/]+\\.ts$', '^src/export-safety/walk/'],
       },
     },
-    {
-      name: 'export-safety-types-imports-no-room',
-      comment: 'The types room is the lowest of the check: it imports no other room of it.',
-      severity: 'error',
-      from: { path: '^src/export-safety/types/' },
-      to: { path: '^src/export-safety/(syntax|readers|rules)/' },
-    },
-    {
-      name: 'export-safety-syntax-imports-only-types',
-      comment:
-        'The readers of SNBT and JSON text type what they read: they know the types room only.',
-      severity: 'error',
-      from: { path: '^src/export-safety/syntax/' },
-      to: { path: '^src/export-safety/(readers|rules)/' },
-    },
-    {
-      name: 'export-safety-readers-import-no-room',
-      comment:
-        "The plugin reader models are the plugins' code written again, text in, entities out: " +
+    noImport(
+      'export-safety-types-imports-no-room',
+      'export-safety/types',
+      'export-safety/(syntax|readers|rules)',
+      'The types room is the lowest of the check: it imports no other room of it.',
+    ),
+    noImport(
+      'export-safety-syntax-imports-only-types',
+      'export-safety/syntax',
+      'export-safety/(readers|rules)',
+      'The readers of SNBT and JSON text type what they read: they know the types room only.',
+    ),
+    noImport(
+      'export-safety-readers-import-no-room',
+      'export-safety/readers',
+      'export-safety/(types|syntax|rules)',
+      "The plugin reader models are the plugins' code written again, text in, entities out: " +
         'they import no room of the check, so the rules can hold what they read to the vocabulary.',
-      severity: 'error',
-      from: { path: '^src/export-safety/readers/' },
-      to: { path: '^src/export-safety/(types|syntax|rules)/' },
-    },
+    ),
     {
       name: 'openapi-imports-only-the-contract',
       severity: 'error',
