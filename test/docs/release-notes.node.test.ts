@@ -115,34 +115,34 @@ What changed.
     )
   })
 
-  it.each([
-    ['no change file', {}, CHANGELOG, 'no change files'],
+  /** A release of one change file, `x.md`. */
+  const oneChange = (front: string, body = 'Text.') => ({ 'x.md': change(front, body) })
+
+  it.each<[string, Record<string, string>, string, string?]>([
+    ['no change file', {}, 'no change files'],
     [
       'a kind the changelog has no section for',
-      { 'x.md': change('kind: Improved\napi: patch', 'Text.') },
-      CHANGELOG,
+      oneChange('kind: Improved\napi: patch'),
       'x.md: kind must be one of Added, Changed, Deprecated, Removed, Fixed, Security',
     ],
     [
       'a change without the API bump',
-      { 'x.md': change('kind: Fixed', 'Text.') },
-      CHANGELOG,
+      oneChange('kind: Fixed'),
       'x.md: api must be one of patch, minor, major',
     ],
     [
       'a change file without its text',
-      { 'x.md': change('kind: Fixed\napi: patch', '') },
-      CHANGELOG,
+      oneChange('kind: Fixed\napi: patch', ''),
       'x.md: says nothing below its front matter',
     ],
     [
       'entries left under Unreleased',
-      { 'x.md': change('kind: Fixed\napi: patch', 'Text.') },
-      CHANGELOG.replace('## [Unreleased]\n', '## [Unreleased]\n\n- Stray entry.\n'),
+      oneChange('kind: Fixed\napi: patch'),
       '"## [Unreleased]" is not empty: move its entries into change files first',
+      CHANGELOG.replace('## [Unreleased]\n', '## [Unreleased]\n\n- Stray entry.\n'),
     ],
-  ])('refuses %s, changing nothing', (_, changes, changelog, message) => {
-    const run = release(changes as Record<string, string>, changelog)
+  ])('refuses %s, changing nothing', (_, changes, message, changelog = CHANGELOG) => {
+    const run = release(changes, changelog)
     expect(run.output).toContain(message)
     expect(run.status).toBe(1)
     expect(run.changelog).toBe(changelog)
