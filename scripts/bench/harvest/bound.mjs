@@ -11,6 +11,19 @@
 /** The target: live IDs found an hour, per network the attacker holds. */
 export const LIVE_PER_NETWORK_TARGET = 0.25
 
+/**
+ * The span a run's answers are averaged over (ms): the hour, and past it the penalty the hour led
+ * to, until the first of the attacker's `actors` may send again (an actor's `due` once the hour
+ * is over; a refused one waits for its `Retry-After`). The bound is an average over a miss window
+ * and its penalty (docs/rate-limits.md#networks-held-the-bound): a burst's overshoot is counted,
+ * and the penalty lasts until it is paid for at the budget's rate, so an hour alone would count a
+ * burst's answers without the hours they cost.
+ */
+export function averagedSpanMs(actors, start, durationMs) {
+  const dues = actors.flatMap((a) => (a.due === null ? [] : [a.due - start]))
+  return dues.length === 0 ? durationMs : Math.max(durationMs, Math.min(...dues))
+}
+
 /** The miss budgets of the service's settings, as an attacker that read the docs knows them. */
 export function missBudgets(vars) {
   const parse = (text) => {
