@@ -119,6 +119,9 @@ if (inWorkerd.length > 0) {
 
 results.seconds = (performance.now() - started) / 1000
 results.machine.loadavgAfter = os.loadavg()
+// The figures first: a row function that throws must not lose a run's measurements.
+mkdirSync(OUT_DIR, { recursive: true })
+writeFileSync(join(OUT_DIR, 'latest.json'), JSON.stringify(results, null, 2) + '\n')
 results.rows = tableRows(
   results,
   options.config,

@@ -21,7 +21,7 @@ const hours = (ms) => `${(ms / 3_600_000).toFixed(1)} h`
 /** The target of an attacker holding `networks` networks, and its cell. */
 const targetOf = (networks) => LIVE_PER_NETWORK_TARGET * networks
 const targetCell = (networks) =>
-  `<= ${perHour(targetOf(networks))}/hour (${LIVE_PER_NETWORK_TARGET} per network, ${n(networks)})`
+  `<= ${perHour(targetOf(networks))}/hour (${LIVE_PER_NETWORK_TARGET} per network held, ${n(networks)} held)`
 
 /** How an attacker's best hour went, in one cell. */
 function attackCell(b) {
@@ -72,7 +72,7 @@ export function harvestRows(r) {
       .filter((a) => a.best.bystander !== undefined)
       .map((a) => [a.what, a.best.strategy, a.best.bystander, today(a.label)?.bystander]),
     [
-      'the overloading /48',
+      `the /48 sending ${n(o.size)} at once`,
       'overload',
       { address: '2001:db8:0:ffff::10', ...o.bystander },
       TODAY?.overload.bystander,
