@@ -15,6 +15,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import service from '../../../src/index'
 import type { Env } from '../../../src/config'
+import { clientKey, prefixKey } from '../../../src/rate-limit/testing'
 
 const realNow = Date.now.bind(Date)
 let clock: number | null = null
@@ -39,6 +40,13 @@ const objects = new Map<string, Tracked>()
 interface BenchObject {
   benchRunAlarm(now: number): Promise<number | null>
   benchEvict(): Promise<void>
+  benchPenaltyUntil(): Promise<number>
+}
+
+/** A stored record, as far as a penalty goes: a network's misses, or a client's. */
+interface StoredPenalty {
+  penaltyUntil?: number
+  misses?: { penaltyUntil?: number }
 }
 
 /**
@@ -102,6 +110,18 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
       const alarm = (this as { alarm?: () => unknown }).alarm
       await alarm?.call(this)
       return this.ctx.storage.getAlarm()
+    }
+
+    /**
+     * The latest penalty end its storage holds (ms; 0: none). A breach, and every miss that
+     * lengthens a penalty, is written before its answer, so this is the penalty as it stands.
+     */
+    benchPenaltyUntil(): number {
+      let until = 0
+      for (const [, value] of this.ctx.storage.kv.list<StoredPenalty>()) {
+        until = Math.max(until, value.penaltyUntil ?? 0, value.misses?.penaltyUntil ?? 0)
+      }
+      return until
     }
 
     /** Ends this instance: the next call constructs a new one from storage, as after eviction. */
@@ -245,6 +265,18 @@ export default {
       // The misses reported after the answers land before the next step.
       await Promise.allSettled(pending)
       return Response.json(answers)
+    }
+    if (url.pathname === '/penalties') {
+      // The latest penalty end of the networks of `addresses`, as their objects store it.
+      const { addresses } = body as { addresses: string[] }
+      const names = [...new Set(addresses.map((a) => prefixKey(clientKey(a))))]
+      const limiter = (env as unknown as Record<string, DurableObjectNamespace>)['RATE_LIMITER']!
+      const ends = await Promise.all(
+        names.map((name) =>
+          (limiter.get(limiter.idFromName(name)) as unknown as BenchObject).benchPenaltyUntil(),
+        ),
+      )
+      return Response.json({ penaltyUntil: Math.max(0, ...ends) })
     }
     if (url.pathname === '/publish') {
       const { now, count, token, exportBody } = body as {

@@ -117,7 +117,8 @@ export async function mixedBurstHour(service, { block, networks, start, live, bu
     durationMs,
   })
   const { leak, settled } = settledIds(figures)
-  const spanMs = averagedSpanMs(attackers, start, durationMs)
+  const heads = Array.from({ length: networks }, (_, n) => block.addresses(n)[0])
+  const spanMs = averagedSpanMs(attackers, start, durationMs, await service.penaltyUntil(heads))
   const perHour = 3_600_000 / spanMs
   return {
     block: block.label,

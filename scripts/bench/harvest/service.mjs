@@ -125,6 +125,10 @@ export async function startService({ root, buildDir, vars, log }) {
       stats.requests += requests.length
       return where.map(([i, j]) => answers[i][j])
     },
+    /** The latest penalty end (ms; 0: none) of the networks of `addresses`, as stored. */
+    async penaltyUntil(addresses) {
+      return (await post(`${urls[0]}/penalties`, { addresses })).penaltyUntil
+    },
     /** Publishes `count` exports at `now` through the editor API; answers their IDs. */
     async publish(now, count, exportBody) {
       lastNow = Math.max(lastNow ?? now, now)

@@ -172,7 +172,9 @@ async function attackHour(service, attacker, strategy, { units, start, paths, bu
     bystander === null ? actors : [...actors, bystander],
     { start, durationMs: HOUR_MS },
   )
-  const coveredMs = averagedSpanMs(actors, start, HOUR_MS)
+  // One address of each network the attacker holds (a /48, a /24, a bot's /24).
+  const networks = ids.map((u) => attacker.streams(u)[0][0])
+  const coveredMs = averagedSpanMs(actors, start, HOUR_MS, await service.penaltyUntil(networks))
   return {
     strategy,
     units,
@@ -259,7 +261,8 @@ async function overloadHour(service, { start, paths }) {
     start,
     durationMs: HOUR_MS,
   })
-  const coveredMs = averagedSpanMs([attacker], start, HOUR_MS)
+  const penaltyUntil = await service.penaltyUntil([burstAddresses()[0]])
+  const coveredMs = averagedSpanMs([attacker], start, HOUR_MS, penaltyUntil)
   const since = (incident) => (service.incidents[incident] ?? 0) - (before[incident] ?? 0)
   // Requests the limiter gave no verdict on in time: served (fail-open) or refused (closed).
   const withoutVerdict = {
