@@ -83,16 +83,18 @@ const PAGE = rows('page', /^input wait/)
 const WITH_REQUEST_AND_READ = 'with Worker request and KV read '
 
 /**
- * The run the harvest and limiter sections were last saved from (`npm run bench -- --only
- * harvest,limiter --save`), as docs/performance.md cites it.
+ * The run a section was last saved from (`npm run bench -- --only <section> --save`), as
+ * docs/performance.md cites it.
  */
-const HARVEST_RUN = bench.sections.harvest
-const LIMITER_RUN = bench.sections.limiter
-const sectionsRun =
-  `\`npm run bench -- --only harvest,limiter --save\` on commit ${HARVEST_RUN.commit}, started ` +
-  `${HARVEST_RUN.startedAt.slice(0, 19)}Z, ${Math.round(HARVEST_RUN.runSeconds)} s (harvest ` +
-  `${Math.round(HARVEST_RUN.seconds!)} s, limiter ${Math.round(LIMITER_RUN.seconds!)} s), load ` +
-  `average ${HARVEST_RUN.loadavgBefore[0]} before and ${HARVEST_RUN.loadavgAfter[0]} after`
+function sectionRun(name: 'harvest' | 'limiter'): string {
+  const run = bench.sections[name]
+  return (
+    `\`npm run bench -- --only ${name} --save\` on commit ${run.commit}, started ` +
+    `${run.startedAt.slice(0, 19)}Z, ${Math.round(run.runSeconds)} s (the section ` +
+    `${Math.round(run.seconds!)} s), load average ${run.loadavgBefore[0]} before and ` +
+    `${run.loadavgAfter[0]} after`
+  )
+}
 
 /** The claims each document makes of the run, as they must read there. */
 const CLAIMS: Record<string, { text: string; claims: string[] }> = {
@@ -134,7 +136,8 @@ const CLAIMS: Record<string, { text: string; claims: string[] }> = {
       `(${ratio(GET)}, ${ratio(HEAD)})`,
       `(${figure(FIRST_GET.subject)} ms with it, ${figure(FIRST_GET.baseline, ':')} ms without`,
       `(${ratio(CHECK)} of \`EXPORT_POLICY=off\``,
-      sectionsRun,
+      sectionRun('limiter'),
+      sectionRun('harvest'),
     ],
   },
 }
@@ -184,7 +187,6 @@ describe('figures taken from docs/bench-latest.json', () => {
         saved.met,
       ])
     }
-    expect(HARVEST_RUN.startedAt).toBe(LIMITER_RUN.startedAt)
   })
 
   it("the runbook's cost table has the run's CPU, requests, rows and totals", () => {

@@ -4,6 +4,7 @@
  * and rows, over the saved copy, with the run each section comes from.
  */
 import { describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain ES module of the scripts, without types
 import { savedCopy } from '../../scripts/bench/lib/saved-run.mjs'
 
 interface Row {
