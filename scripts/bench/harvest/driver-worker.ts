@@ -93,8 +93,8 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
         alarmAt: null,
         alive: true,
       }
-      // In memory from its first call of the service's methods on: an instance built only to be evicted,
-      // or to run an alarm, is not one the next eviction must rebuild.
+      // In memory once one of the service's methods runs in it (`alive`): an instance built only
+      // to be evicted is not one the next eviction must rebuild.
       objects.set(`${binding} ${id}`, tracked)
       this.benchTracked = tracked
       // An alarm left in storage (one dropped between runs) is due again once the object is back.
