@@ -4,11 +4,11 @@
  * beside a baseline from the same run, as ratios (docs/performance.md says how to read them).
  * This builds what the sections share (the bundles, the one workerd), runs the selected ones in
  * three phases (before the shared workerd starts, while it runs, after it stopped), prints one
- * table and writes every figure to bench-results/latest.json; `-- --save` also copies that file
- * to docs/bench-latest.json, `-- --quick` runs a short smoke version, `-- --only a,b` some
- * sections. scripts/bench/README.md describes the options and the sections.
+ * table and writes every figure to bench-results/latest.json; `-- --save` also keeps them in
+ * docs/bench-latest.json (a run of some sections replaces only theirs: lib/saved-run.mjs),
+ * `-- --quick` runs a short smoke version, `-- --only a,b` some sections. scripts/bench/README.md describes the options and the sections.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,6 +28,7 @@ import {
   parseOptions,
 } from './lib/options.mjs'
 import { renderTable, saveCopy, tableRows } from './lib/report.mjs'
+import { savedCopy } from './lib/saved-run.mjs'
 import { SHARED_WORKER_FILES, withSharedWorkerd } from './lib/shared-workerd.mjs'
 import { deployedVars } from './lib/wrangler-toml.mjs'
 import { SECTIONS } from './sections.mjs'
@@ -68,6 +69,18 @@ const results = {
   entry: options.entry ?? 'wrangler.toml main (npm run build)',
 }
 const started = performance.now()
+/** Each section's own seconds (its phases) and the figure keys it returned, by name. */
+const sectionSeconds = {}
+const sectionKeys = {}
+/** Runs one phase of `section`, timing it and keeping the figures it returns. */
+async function phase(section, run) {
+  const from = performance.now()
+  const figures = (await run()) ?? {}
+  sectionSeconds[section.name] =
+    (sectionSeconds[section.name] ?? 0) + (performance.now() - from) / 1000
+  sectionKeys[section.name] = [...(sectionKeys[section.name] ?? []), ...Object.keys(figures)]
+  Object.assign(results, figures)
+}
 
 await buildBundles({
   root: ROOT,
@@ -84,7 +97,7 @@ await buildBundles({
 bench.cases = await import(casesModule)
 
 for (const section of selected) {
-  if (section.before) Object.assign(results, await section.before())
+  if (section.before) await phase(section, () => section.before())
 }
 const inWorkerd = selected.filter((s) => s.during || s.after)
 if (inWorkerd.length > 0) {
@@ -93,17 +106,22 @@ if (inWorkerd.length > 0) {
     inWorkerd.flatMap((s) => (s.workers ? [s.workers] : [])),
     async (workerd) => {
       for (const section of inWorkerd) {
-        if (section.during) Object.assign(results, await section.during(workerd))
+        if (section.during) await phase(section, () => section.during(workerd))
       }
     },
     async (storageDir) => {
-      for (const section of inWorkerd) await section.after?.(results, storageDir)
+      for (const section of inWorkerd) {
+        if (section.after) await phase(section, () => section.after(results, storageDir))
+      }
     },
   )
 }
 
 results.seconds = (performance.now() - started) / 1000
 results.machine.loadavgAfter = os.loadavg()
+// The figures first: a row function that throws must not lose a run's measurements.
+mkdirSync(OUT_DIR, { recursive: true })
+writeFileSync(join(OUT_DIR, 'latest.json'), JSON.stringify(results, null, 2) + '\n')
 results.rows = tableRows(
   results,
   options.config,
@@ -111,8 +129,30 @@ results.rows = tableRows(
 )
 mkdirSync(OUT_DIR, { recursive: true })
 writeFileSync(join(OUT_DIR, 'latest.json'), JSON.stringify(results, null, 2) + '\n')
-if (options.save) await saveCopy(ROOT, results)
+if (options.save) {
+  const savedPath = join(ROOT, 'docs/bench-latest.json')
+  const copy = savedCopy({
+    run: results,
+    names: selected.map((s) => s.name),
+    seconds: sectionSeconds,
+    keys: sectionKeys,
+    order: sections.map((s) => s.name),
+    rowsOf: (names, figures) =>
+      tableRows(
+        figures,
+        figures.config,
+        sections.filter((s) => names.includes(s.name)).flatMap((s) => s.rows),
+      ),
+    saved: existsSync(savedPath) ? JSON.parse(readFileSync(savedPath, 'utf8')) : null,
+    options: { only: options.only, quick: options.quick },
+  })
+  await saveCopy(ROOT, copy)
+}
 console.log(renderTable(results))
 const missed = results.rows.filter((row) => row.met === 'no' || row.met === 'FAIL')
 log(`done in ${results.seconds.toFixed(0)} s; ${missed.length} target(s) missed or failed`)
-log(`figures: ${join(OUT_DIR, 'latest.json')}${options.save ? ' and docs/bench-latest.json' : ''}`)
+const savedWhat = options.only === null ? '' : ` (its ${options.only.join(', ')} sections)`
+log(
+  `figures: ${join(OUT_DIR, 'latest.json')}` +
+    (options.save ? ` and docs/bench-latest.json${savedWhat}` : ''),
+)

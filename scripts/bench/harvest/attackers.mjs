@@ -6,23 +6,32 @@
  * An attacker is made of `units` (a /48, a /24, a bot), `unitsTotal` of them in all; one too big
  * to simulate whole is run on evenly spread samples of `sample` units (simulate.mjs says how the
  * figure is extrapolated). Each unit has `streams(u)`: the address lists of its sequential
- * streams (actors.mjs), one client key after another.
+ * streams (actors.mjs), one client key after another. `networks`: the networks it holds (IPv4
+ * /24s, IPv6 /48s), which its target is per (bound.mjs).
  */
 
-/** Live IDs an hour each attacker but the botnet may find at most (docs/security.md). */
-export const FOUND_TARGET = 10
 /** Sequential streams per IPv6 /48: a modest client with 16 requests in flight. */
 const STREAMS_PER_48 = 16
+/**
+ * The /64s an IPv6 attacker sends from in each /48 it holds, as the IPv4 attackers use 250-254
+ * addresses of each /24: a sample, since each /64 is a Durable Object of its own (in Miniflare a
+ * SQLite database each). How many /64s a /48's misses come from does not move its bound: its
+ * network's object counts every miss of the /48 whatever the /64, and its strangers and guessers
+ * are held by the network's penalty and burst room alike. 256 is enough that no /64's own limits
+ * bind first: a burst of 3,000 gives each /64 12 requests, under its miss budget (30) and its
+ * short window (120), so only the network level can hold it, as with 3,000 /64s.
+ */
+export const SIXTY_FOURS_PER_48 = 256
 /** /64s each stream of a /48 goes through in turn (each /64 its own client budget). */
-const SIXTY_FOURS_PER_STREAM = 256
-/** Requests one burst sends at once: 3,000 /64s of one /48, each a client of its own. */
+const SIXTY_FOURS_PER_STREAM = SIXTY_FOURS_PER_48 / STREAMS_PER_48
+/** Requests one burst sends at once, from the /64s of one /48 (`SIXTY_FOURS_PER_48`) in turn. */
 export const BURST_SIZE = 3_000
 /**
- * The samples of /48s a /40 and a /32 run on: enough that a budget shared by all of them (a
- * wide prefix's 3,000 misses, ten /48s' budgets) binds in each, so the marginal yield between
- * them is what one more /48 adds.
+ * The samples of /48s a /40 and a /32 run on. No level wider than a /48 counts misses, so each
+ * /48 is held by its own budget alone and the marginal yield between samples is what one more
+ * /48 adds, whatever their size.
  */
-const SAMPLE_48S = [16, 32, 64]
+const SAMPLE_48S = [4, 8, 16]
 
 const hex = (n) => n.toString(16)
 
@@ -44,13 +53,18 @@ function ipv6(label, what, count, sample = null) {
     sample,
     unit: (i, of) => Math.floor((i * count) / of),
     streams: (u) => Array.from({ length: STREAMS_PER_48 }, (_, s) => sixtyFours(u, s)),
-    target: FOUND_TARGET,
+    networks: count,
   }
 }
 
-/** Every /64 of the first /48 the /48 attacker's bursts use, one request each. */
+/** The /64s (as one address each) an attacker uses of the /48 `2001:db8:<u>::/48`. */
+export function sixtyFoursOf(u) {
+  return Array.from({ length: SIXTY_FOURS_PER_48 }, (_, v) => `2001:db8:${hex(u)}:${hex(v)}::1`)
+}
+
+/** The /64s of the first /48 the /48 attacker's bursts cycle through. */
 export function burstAddresses() {
-  return Array.from({ length: 65_536 }, (_, v) => `2001:db8:0:${hex(v)}::1`)
+  return sixtyFoursOf(0)
 }
 
 export const ATTACKERS = [
@@ -72,7 +86,7 @@ export const ATTACKERS = [
     unit: (i) => i,
     // 250 addresses of each /24, each its own stream.
     streams: (u) => Array.from({ length: 250 }, (_, h) => [`198.51.${100 + u}.${1 + h}`]),
-    target: FOUND_TARGET,
+    networks: 4,
     bystander: '198.51.100.251',
   },
   {
@@ -83,7 +97,7 @@ export const ATTACKERS = [
     sample: null,
     unit: (i) => i,
     streams: (u) => [[`100.70.${u}.10`]],
-    target: FOUND_TARGET,
+    networks: 50,
   },
   {
     label: 'botnet',
@@ -94,7 +108,7 @@ export const ATTACKERS = [
     unit: (i, of) => Math.floor((i * 10_000) / of),
     // Each bot in a /16 of its own: bots are spread over the whole address space.
     streams: (b) => [[`${11 + (b % 200)}.${Math.floor(b / 200)}.${b % 7}.7`]],
-    target: null,
+    networks: 10_000,
   },
 ]
 

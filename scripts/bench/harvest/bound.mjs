@@ -11,6 +11,20 @@
 /** The target: live IDs found an hour, per network the attacker holds. */
 export const LIVE_PER_NETWORK_TARGET = 0.25
 
+/**
+ * The span a run's answers are averaged over (ms): the hour, and past it the penalty the hour led
+ * to: until the latest end of its networks' penalties, as their objects store them
+ * (`penaltyUntil`, ms), or of the waits its refusals told its `actors` (each one's `due` once the
+ * hour is over; a client's own penalty, which its object alone holds, shows there). The bound is
+ * an average over a miss window and its penalty (docs/rate-limits.md#networks-held-the-bound): a
+ * burst's overshoot is counted, and the penalty lasts until it is paid for at the budget's rate,
+ * so an hour alone would count a burst's answers without the hours they cost.
+ */
+export function averagedSpanMs(actors, start, durationMs, penaltyUntil = 0) {
+  const dues = actors.flatMap((a) => (a.due === null ? [] : [a.due - start]))
+  return Math.max(durationMs, penaltyUntil - start, ...dues)
+}
+
 /** The miss budgets of the service's settings, as an attacker that read the docs knows them. */
 export function missBudgets(vars) {
   const parse = (text) => {

@@ -22,9 +22,11 @@ export function mixedBurstRows(r) {
     rows.push(
       row(
         'harvest',
-        `IDs settled and live IDs found in an hour, ${m.what}, bursts of ${NETWORK_BURST} ` +
-          `requests per network at once, 1 in ${LIVE_EVERY} for a live ID`,
-        `${n(m.settledPerHour)} settled, ${m.livePerHour.toFixed(2)} live IDs/hour (refused: ` +
+        `IDs settled and live IDs found per hour (an hour, averaged with the penalty it led to), ` +
+          `${m.what}, bursts of ${NETWORK_BURST} requests per network at once, 1 in ` +
+          `${LIVE_EVERY} for a live ID`,
+        `${n(m.settledPerHour)} settled, ${m.livePerHour.toFixed(2)} live IDs/hour over ` +
+          `${(m.spanMs / 3_600_000).toFixed(1)} h (refused: ` +
           `${refusedShare(m.live)} of live-ID requests, ${refusedShare(m.guesses)} of guesses, ` +
           `${m.leak ? 'a leak: refused guesses count as settled' : 'no leak'}; ` +
           `${n(m.guesses.answered)} guesses answered of ${n(m.guesses.requests)}, ` +

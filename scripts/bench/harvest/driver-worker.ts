@@ -15,6 +15,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import service from '../../../src/index'
 import type { Env } from '../../../src/config'
+import { clientKey, prefixKey } from '../../../src/rate-limit/testing'
 
 const realNow = Date.now.bind(Date)
 let clock: number | null = null
@@ -39,6 +40,13 @@ const objects = new Map<string, Tracked>()
 interface BenchObject {
   benchRunAlarm(now: number): Promise<number | null>
   benchEvict(): Promise<void>
+  benchPenaltyUntil(): Promise<number>
+}
+
+/** A stored record, as far as a penalty goes: a network's misses, or a client's. */
+interface StoredPenalty {
+  penaltyUntil?: number
+  misses?: { penaltyUntil?: number }
 }
 
 /**
@@ -74,6 +82,7 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
   const Bench = class extends (Base as new (ctx: DurableObjectState, env: Env) => DurableObject) {
     benchDepth = 0
     benchFreeAt = 0
+    benchTracked: Tracked
 
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env)
@@ -84,8 +93,14 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
         alarmAt: null,
         alive: true,
       }
-      tracked.alive = true
+      // In memory once one of the service's methods runs in it (`alive`): an instance built only
+      // to be evicted is not one the next eviction must rebuild.
       objects.set(`${binding} ${id}`, tracked)
+      this.benchTracked = tracked
+      // An alarm left in storage (one dropped between runs) is due again once the object is back.
+      void ctx.blockConcurrencyWhile(async () => {
+        tracked.alarmAt = (await ctx.storage.getAlarm()) ?? tracked.alarmAt
+      })
       const storage = ctx.storage
       const setAlarm = storage.setAlarm.bind(storage)
       storage.setAlarm = (at, options) => {
@@ -104,6 +119,18 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
       return this.ctx.storage.getAlarm()
     }
 
+    /**
+     * The latest penalty end its storage holds (ms; 0: none). A breach, and every miss that
+     * lengthens a penalty, is written before its answer, so this is the penalty as it stands.
+     */
+    benchPenaltyUntil(): number {
+      let until = 0
+      for (const [, value] of this.ctx.storage.kv.list<StoredPenalty>()) {
+        until = Math.max(until, value.penaltyUntil ?? 0, value.misses?.penaltyUntil ?? 0)
+      }
+      return until
+    }
+
     /** Ends this instance: the next call constructs a new one from storage, as after eviction. */
     benchEvict(): void {
       this.ctx.abort('bench: evicted')
@@ -118,6 +145,7 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
       writable: true,
       value: function (this: InstanceType<typeof Bench>, ...args: unknown[]): unknown {
         const run = (): unknown => {
+          this.benchTracked.alive = true
           this.benchDepth++
           try {
             return original.apply(this, args)
@@ -159,6 +187,19 @@ async function runAlarms(env: Env, now: number): Promise<number> {
   return due.length
 }
 
+/**
+ * Between two runs (days apart), where every record of the earlier run has lapsed and its alarm
+ * would only delete it, the alarms due are not run: each would rebuild its object (thousands, one
+ * per address and per /64) for nothing, minutes in all. An object used again later finds its
+ * alarm in storage when it is rebuilt (`benchObject`), past due, and it runs at the next step, as
+ * workerd runs a past alarm at once.
+ */
+function dropAlarmsDue(now: number): number {
+  const due = [...objects.values()].filter((t) => t.alarmAt !== null && t.alarmAt <= now)
+  for (const t of due) t.alarmAt = null
+  return due.length
+}
+
 /** Evicts every object in memory, as workerd does after 10 s without events. */
 async function evictAll(env: Env): Promise<number> {
   const all = [...objects.values()].filter((t) => t.alive)
@@ -190,15 +231,21 @@ export default {
     const body = request.method === 'POST' ? await request.json<Record<string, unknown>>() : {}
     if (url.pathname === '/clock') {
       // Before a step, on isolate 0 (the objects' own): alarms due within an idle gap run, the
-      // objects are evicted if the gap was long, then the clock moves to the step's time.
-      const { now, evictAt } = body as { now: number; evictAt: number | null }
+      // objects are evicted if the gap was long, then the clock moves to the step's time (the
+      // alarms due by then are dropped if the gap is one between runs).
+      const { now, evictAt, betweenRuns } = body as {
+        now: number
+        evictAt: number | null
+        betweenRuns: boolean
+      }
       let alarms = 0
       let evicted = 0
       if (evictAt !== null) {
         alarms += await runAlarms(env, evictAt)
         evicted = await evictAll(env)
       }
-      alarms += await runAlarms(env, now)
+      if (betweenRuns) dropAlarmsDue(now)
+      else alarms += await runAlarms(env, now)
       clock = now
       return Response.json({ alarms, evicted })
     }
@@ -218,6 +265,18 @@ export default {
       // The misses reported after the answers land before the next step.
       await Promise.allSettled(pending)
       return Response.json(answers)
+    }
+    if (url.pathname === '/penalties') {
+      // The latest penalty end of the networks of `addresses`, as their objects store it.
+      const { addresses } = body as { addresses: string[] }
+      const names = [...new Set(addresses.map((a) => prefixKey(clientKey(a))))]
+      const limiter = (env as unknown as Record<string, DurableObjectNamespace>)['RATE_LIMITER']!
+      const ends = await Promise.all(
+        names.map((name) =>
+          (limiter.get(limiter.idFromName(name)) as unknown as BenchObject).benchPenaltyUntil(),
+        ),
+      )
+      return Response.json({ penaltyUntil: Math.max(0, ...ends) })
     }
     if (url.pathname === '/publish') {
       const { now, count, token, exportBody } = body as {

@@ -10,7 +10,8 @@
  * guess is as good as a `404`.
  */
 import { guesser, kindOf } from './actors.mjs'
-import { harvestBound, settledIds } from './bound.mjs'
+import { sixtyFoursOf } from './attackers.mjs'
+import { averagedSpanMs, harvestBound, settledIds } from './bound.mjs'
 
 /** The networks each attacker holds, in runs of an hour each. */
 export const NETWORK_COUNTS = [1, 4, 12, 32]
@@ -30,8 +31,6 @@ export const BURST_GAP_MS = 1_200_000
 /** The smallest burst: a few live IDs among the guesses, to see whether refusals differ. */
 const LEAST_BURST = 2 * LIVE_EVERY
 
-const hex = (n) => n.toString(16)
-
 /** The two wide blocks: a network's addresses, and a plugin server in a network of its own. */
 export const BLOCKS = [
   {
@@ -44,8 +43,8 @@ export const BLOCKS = [
   {
     label: 'ipv6-32',
     what: (k) => `${k} /48${k === 1 ? '' : 's'} of one IPv6 /32`,
-    // A /64 of its own for each request of a burst, new ones in each burst.
-    addresses: (n) => Array.from({ length: 65_536 }, (_, v) => `2001:db8:${hex(n)}:${hex(v)}::1`),
+    // 256 /64s of each /48, cycled (attackers.mjs says why a sample).
+    addresses: (n) => sixtyFoursOf(n),
     bystander: '2001:db8:ffff:1::10',
   },
 ]
@@ -118,7 +117,9 @@ export async function mixedBurstHour(service, { block, networks, start, live, bu
     durationMs,
   })
   const { leak, settled } = settledIds(figures)
-  const perHour = 3_600_000 / durationMs
+  const heads = Array.from({ length: networks }, (_, n) => block.addresses(n)[0])
+  const spanMs = averagedSpanMs(attackers, start, durationMs, await service.penaltyUntil(heads))
+  const perHour = 3_600_000 / spanMs
   return {
     block: block.label,
     what: block.what(networks),
@@ -128,6 +129,7 @@ export async function mixedBurstHour(service, { block, networks, start, live, bu
     guesses: figures.guesses,
     found: figures.found,
     leak,
+    spanMs,
     settledPerHour: settled * perHour,
     livePerHour: settled * perHour * liveFraction,
     bound: harvestBound({ networks, budgets, liveFraction }),

@@ -9,6 +9,7 @@
  * - a neighbour sending only hits, thousands at once, from the /64s of the server's /48 or the
  *   addresses of its /24.
  */
+import { SIXTY_FOURS_PER_48 } from './attackers.mjs'
 import { atOnce, caller, oneAfterAnother } from './callers.mjs'
 
 /** Placed blocks a chunk load fetches at once: up to the short window (120/60). */
@@ -43,7 +44,8 @@ export const FLOOD_NETWORKS = [
   {
     label: 'ipv6-48',
     what: 'its /64s of the server\u2019s /48',
-    neighbour: (i) => `2001:db8:0:${hex(i)}::1`,
+    // 256 /64s of the /48, cycled, as 250 addresses of the /24 (attackers.mjs).
+    neighbour: (i) => `2001:db8:0:${hex(i % SIXTY_FOURS_PER_48)}::1`,
     server: '2001:db8:0:ffff::10',
   },
   {

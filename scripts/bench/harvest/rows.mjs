@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { row, verdict } from '../lib/rows.mjs'
+import { LIVE_PER_NETWORK_TARGET } from './bound.mjs'
 import { PLUGIN_SERVED_TARGET, pct, served } from './shares.mjs'
 
 /** Today's figures (this section, run on the commit named in the file). */
@@ -16,6 +17,11 @@ const { commit: TODAY_COMMIT, harvest: TODAY } = existsSync(TODAY_FILE)
 
 const n = (x) => x.toLocaleString('en-US')
 const perHour = (x) => (x >= 100 ? n(Math.round(x)) : x.toFixed(2))
+const hours = (ms) => `${(ms / 3_600_000).toFixed(1)} h`
+/** The target of an attacker holding `networks` networks, and its cell. */
+const targetOf = (networks) => LIVE_PER_NETWORK_TARGET * networks
+const targetCell = (networks) =>
+  `<= ${perHour(targetOf(networks))}/hour (${LIVE_PER_NETWORK_TARGET} per network held, ${n(networks)} held)`
 
 /** How an attacker's best hour went, in one cell. */
 function attackCell(b) {
@@ -23,7 +29,7 @@ function attackCell(b) {
     b.extrapolatedFrom === undefined
       ? `${n(b.answered)} of ${n(b.requests)} requests answered, ${b.found} found in this draw`
       : `extrapolated from ${b.extrapolatedFrom}`
-  return `${perHour(b.foundPerHour)} live IDs/hour (${how}; ${b.strategy})`
+  return `${perHour(b.foundPerHour)} live IDs/hour over ${hours(b.coveredMs)} (${how}; ${b.strategy})`
 }
 
 /** @type {import('../sections.mjs').RowFunction} */
@@ -36,27 +42,29 @@ export function harvestRows(r) {
     const t = today(a.label)
     return row(
       'harvest',
-      `live IDs found in an hour, ${a.what}, ${h.liveIds} live of ${n(h.idSpace)}`,
+      `live IDs found per hour (an hour, averaged with the penalty it led to), ${a.what}, ` +
+        `${h.liveIds} live of ${n(h.idSpace)}`,
       attackCell(a.best),
       t === undefined ? '' : `${commit}: ${perHour(t.foundPerHour)} (${t.strategy})`,
       t === undefined || t.foundPerHour === 0 ? 0 : a.best.foundPerHour / t.foundPerHour,
-      a.target === null ? 'reported as it is' : `<= ${a.target}/hour`,
-      a.target === null ? '' : verdict(a.best.foundPerHour <= a.target),
+      targetCell(a.networks),
+      verdict(a.best.foundPerHour <= targetOf(a.networks)),
     )
   })
   const o = h.overload
   rows.push(
     row(
       'harvest',
-      `live IDs found in an hour, one IPv6 /48 keeping its own object overloaded ` +
-        `(${n(o.size)} requests at once whenever a probe is answered)`,
-      `${perHour(o.foundPerHour)} live IDs/hour (${n(o.answered)} of ${n(o.requests)} answered in ` +
+      `live IDs found per hour (an hour, averaged with the penalty it led to), one IPv6 /48 ` +
+        `sending ${n(o.size)} requests at once whenever a probe is answered`,
+      `${perHour(o.foundPerHour)} live IDs/hour over ${hours(o.coveredMs)} (${n(o.answered)} of ` +
+        `${n(o.requests)} answered in ` +
         `${o.bursts} bursts; without a verdict in time: ${n(o.withoutVerdict.served)} served, ` +
         `${n(o.withoutVerdict.refused)} refused)`,
       TODAY === null ? '' : `${commit}: ${perHour(TODAY.overload.foundPerHour)}`,
       !TODAY?.overload.foundPerHour ? 0 : o.foundPerHour / TODAY.overload.foundPerHour,
-      '<= 10/hour',
-      verdict(o.foundPerHour <= 10),
+      targetCell(1),
+      verdict(o.foundPerHour <= targetOf(1)),
     ),
   )
   const bystanders = [
@@ -64,7 +72,7 @@ export function harvestRows(r) {
       .filter((a) => a.best.bystander !== undefined)
       .map((a) => [a.what, a.best.strategy, a.best.bystander, today(a.label)?.bystander]),
     [
-      'the overloading /48',
+      `the /48 sending ${n(o.size)} at once`,
       'overload',
       { address: '2001:db8:0:ffff::10', ...o.bystander },
       TODAY?.overload.bystander,

@@ -16,6 +16,11 @@ import { inMemoryStorage, WORKER_BUILD_OPTIONS } from '../lib/workerd-setup.mjs'
 export const ISOLATES = Number(process.env.HARVEST_ISOLATES ?? 4)
 /** workerd evicts a Durable Object after 10 s without events (src/config.ts says the same). */
 export const EVICT_IDLE_MS = 10_000
+/**
+ * A gap longer than this is one between runs (simulate.mjs spaces them two days apart, longer
+ * than any record lives): the alarms due in it only delete, and run at once (driver-worker.ts).
+ */
+const BETWEEN_RUNS_MS = 86_400_000
 /** The editor token of the section's Worker. */
 const PUBLISH_TOKEN = 'harvest-token'
 
@@ -100,7 +105,8 @@ export async function startService({ root, buildDir, vars, log }) {
       if (lastNow !== null && now < lastNow) throw new Error('the simulated clock went back')
       const evictAt =
         lastNow !== null && now - lastNow > EVICT_IDLE_MS ? lastNow + EVICT_IDLE_MS : null
-      const clock = await post(`${urls[0]}/clock`, { now, evictAt })
+      const betweenRuns = lastNow !== null && now - lastNow > BETWEEN_RUNS_MS
+      const clock = await post(`${urls[0]}/clock`, { now, evictAt, betweenRuns })
       stats.alarms += clock.alarms
       if (clock.evicted > 0) stats.evictions++
       lastNow = now
@@ -118,6 +124,10 @@ export async function startService({ root, buildDir, vars, log }) {
       stats.steps++
       stats.requests += requests.length
       return where.map(([i, j]) => answers[i][j])
+    },
+    /** The latest penalty end (ms; 0: none) of the networks of `addresses`, as stored. */
+    async penaltyUntil(addresses) {
+      return (await post(`${urls[0]}/penalties`, { addresses })).penaltyUntil
     },
     /** Publishes `count` exports at `now` through the editor API; answers their IDs. */
     async publish(now, count, exportBody) {

@@ -10,7 +10,7 @@
  */
 import { burst, guesser, missPacer, plugin, stream } from './actors.mjs'
 import { ATTACKERS, BURST_SIZE, burstAddresses, scopesOf } from './attackers.mjs'
-import { missBudgets } from './bound.mjs'
+import { averagedSpanMs, missBudgets } from './bound.mjs'
 import { BLOCKS, NETWORK_COUNTS, mixedBurstHour } from './mixed-bursts.mjs'
 import { pluginPatterns } from './plugin-patterns.mjs'
 import { runActors } from './scheduler.mjs'
@@ -103,7 +103,7 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
       out.attackers.push({
         label: attacker.label,
         what: attacker.what,
-        target: attacker.target,
+        networks: attacker.networks,
         best,
         runs: results,
       })
@@ -167,11 +167,14 @@ async function attackHour(service, attacker, strategy, { units, start, paths, bu
         )
   const bystander =
     attacker.bystander === undefined ? null : bystanderActor(attacker.bystander, start, paths)
-  const { coveredMs, realSeconds } = await runActors(
+  const { realSeconds } = await runActors(
     service,
     bystander === null ? actors : [...actors, bystander],
     { start, durationMs: HOUR_MS },
   )
+  // One address of each network the attacker holds (a /48, a /24, a bot's /24).
+  const networks = ids.map((u) => attacker.streams(u)[0][0])
+  const coveredMs = averagedSpanMs(actors, start, HOUR_MS, await service.penaltyUntil(networks))
   return {
     strategy,
     units,
@@ -186,7 +189,8 @@ async function attackHour(service, attacker, strategy, { units, start, paths, bu
 /** One run's figures in a line, for the progress log. */
 function brief(r) {
   return (
-    `${r.foundPerHour.toFixed(2)} live IDs/hour, ${r.answered} of ${r.requests} answered ` +
+    `${r.foundPerHour.toFixed(2)} live IDs/hour over ${(r.coveredMs / HOUR_MS).toFixed(1)} h, ` +
+    `${r.answered} of ${r.requests} answered ` +
     `(${JSON.stringify(r.statuses)}), ${r.realSeconds.toFixed(0)} s` +
     (r.bystander === undefined ? '' : `; plugin beside: ${JSON.stringify(r.bystander.statuses)}`)
   )
@@ -196,14 +200,18 @@ function brief(r) {
 function mixedBrief(r) {
   const share = (t) => `${t.refused} of ${t.requests} refused`
   return (
-    `${Math.round(r.settledPerHour)} settled/hour (${r.livePerHour.toFixed(2)} live), ` +
+    `${Math.round(r.settledPerHour)} settled/hour (${r.livePerHour.toFixed(2)} live) over ` +
+    `${(r.spanMs / HOUR_MS).toFixed(1)} h, ` +
     `live IDs ${share(r.live)}, guesses ${share(r.guesses)} (${JSON.stringify(r.guesses.statuses)}), ` +
     `${r.bursts} network bursts, ${r.realSeconds.toFixed(0)} s; ` +
     `plugin beside: ${JSON.stringify(r.bystander.statuses)}`
   )
 }
 
-/** The figures of `actors` added up, and the live IDs an hour their answers find on average. */
+/**
+ * The figures of `actors` added up, and the live IDs an hour their answers find on average over
+ * `coveredMs` (the hour and the penalty it led to: bound.mjs).
+ */
 function summed(actors, coveredMs) {
   const sum = { requests: 0, answered: 0, found: 0, refused: 0, other: 0, statuses: {} }
   for (const { figures } of actors) {
@@ -237,6 +245,7 @@ function extrapolated(attacker, samples) {
     answered: big.answered,
     requests: big.requests,
     found: big.found,
+    coveredMs: big.coveredMs,
     foundPerHour: big.foundPerHour + Math.max(0, slope) * (attacker.unitsTotal - big.units),
     extrapolatedFrom: `${xs.join(', ')} of ${attacker.unitsTotal.toLocaleString('en-US')} ${attacker.unitName}s`,
   }
@@ -248,10 +257,12 @@ async function overloadHour(service, { start, paths }) {
   const attacker = burst({ addresses: burstAddresses(), size: OVERLOAD_SIZE, start, guess })
   const bystander = bystanderActor('2001:db8:0:ffff::10', start, paths)
   const before = { ...service.incidents }
-  const { coveredMs, realSeconds } = await runActors(service, [attacker, bystander], {
+  const { realSeconds } = await runActors(service, [attacker, bystander], {
     start,
     durationMs: HOUR_MS,
   })
+  const penaltyUntil = await service.penaltyUntil([burstAddresses()[0]])
+  const coveredMs = averagedSpanMs([attacker], start, HOUR_MS, penaltyUntil)
   const since = (incident) => (service.incidents[incident] ?? 0) - (before[incident] ?? 0)
   // Requests the limiter gave no verdict on in time: served (fail-open) or refused (closed).
   const withoutVerdict = {

@@ -58,7 +58,7 @@ export function parseOptions(args) {
   const save = args.includes('--save')
   /** `--only a,b`: run only these sections; others are left out of the table. */
   const only = value('--only')?.split(',') ?? null
-  if (only !== null && save) throw new Error('--save keeps whole runs only: drop --only')
+  if (only !== null && save && quick) throw new Error('--save keeps full runs: drop --quick')
   const delays = {
     limiterMs: number('--limiter-delay-ms', 5),
     kvMs: number('--kv-delay-ms', 10),

@@ -40,7 +40,7 @@ const TRANSIENT_LIFE_HOURS = 2
 /** Busy clients, today: 0.125 rows per retrieval and $1.14 per million, all parts included. */
 const BUSY_TODAY = { rows: 0.125, costAllIn: 1.14 }
 /** One-off clients of one request, over 12 months, in the limiter's own parts. */
-const ONE_OFF_COST_TARGETS = { nothingWritten: 0.3, otherwise: 2.1 }
+const ONE_OFF_COST_TARGETS = { nothingWritten: 0.2, otherwise: 2.1 }
 /** Clients of three requests: rows per retrieval, at most. */
 const THREE_REQUEST_ROWS_TARGET = 1.0
 /** A GET of a live export reads KV once (`getWithMetadata` as a stream, src/storage/export-store.ts). */
