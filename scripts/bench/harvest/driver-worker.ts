@@ -15,7 +15,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import service from '../../../src/index'
 import type { Env } from '../../../src/config'
-import { clientKey, prefixKey } from '../../../src/rate-limit/testing'
+import { clientAddress } from '../../../src/rate-limit/testing'
 
 const realNow = Date.now.bind(Date)
 let clock: number | null = null
@@ -269,7 +269,7 @@ export default {
     if (url.pathname === '/penalties') {
       // The latest penalty end of the networks of `addresses`, as their objects store it.
       const { addresses } = body as { addresses: string[] }
-      const names = [...new Set(addresses.map((a) => prefixKey(clientKey(a))))]
+      const names = [...new Set(addresses.map((a) => clientAddress(a).prefix))]
       const limiter = (env as unknown as Record<string, DurableObjectNamespace>)['RATE_LIMITER']!
       const ends = await Promise.all(
         names.map((name) =>
