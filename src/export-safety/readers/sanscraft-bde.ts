@@ -21,21 +21,26 @@ const NESTED_LOWER = 'passengers:['
  */
 export function sansCraft(passengers: string): ReaderEntity[] {
   const flat: ReaderEntity[] = []
-  forEachSansCraftEntity(passengers, (entity) => {
-    flat.push(entity)
+  forEachSansCraftEntity(passengers, (start, end, joined) => {
+    flat.push(entity(joined ?? passengers.slice(start, end)))
   })
   return flat
 }
 
 /**
- * `sansCraft`'s entities handed to `each` one at a time, in the same order, none of them kept:
- * the check reads each and lets it go, so a model of many parts holds one of them at a time.
- * `each` answers false to stop the reading.
+ * An entity of sanscraft-bde's reading of a passenger string, handed over as a range of it: the
+ * piece or nested compound `[start, end)`, and `joined`, the text the reader summons when it
+ * removed the range's `Passengers:[...]` member, else null (it summons the range as written).
+ * Answers false to stop the reading.
  */
-export function forEachSansCraftEntity(
-  passengers: string,
-  each: (entity: ReaderEntity) => boolean | void,
-): void {
+export type SansCraftEach = (start: number, end: number, joined: string | null) => boolean | void
+
+/**
+ * `sansCraft`'s entities handed to `each` one at a time, in the same order, none of them kept
+ * nor made: the check reads each and lets it go (or knows a range as written from its own
+ * reading), so a model of many parts holds one of them at a time.
+ */
+export function forEachSansCraftEntity(passengers: string, each: SansCraftEach): void {
   const reading = new NestedReading(passengers, each)
   for (const [start, end] of splitObjects(passengers)) {
     if (!reading.collect(start, end)) return
@@ -163,9 +168,9 @@ class NestedReading {
   /** Where `Passengers:[` and `passengers:[` stand in `text`, in order. */
   private readonly upper: number[]
   private readonly lower: number[]
-  private readonly each: (entity: ReaderEntity) => boolean | void
+  private readonly each: SansCraftEach
 
-  constructor(text: string, each: (entity: ReaderEntity) => boolean | void) {
+  constructor(text: string, each: SansCraftEach) {
     this.text = text
     this.each = each
     this.matches = new BlindMatches(text)
@@ -180,9 +185,9 @@ class NestedReading {
   collect(start: number, end: number): boolean {
     const text = this.text
     const list = this.passengersList(start, end)
-    if (list === null) return this.each(entity(text.slice(start, end))) !== false
+    if (list === null) return this.each(start, end, null) !== false
     const [at, close] = list
-    if (this.each(entity(this.withoutList(start, end, at, close))) === false) return false
+    if (this.each(start, end, this.withoutList(start, end, at, close)) === false) return false
     // The list's compounds: a `{` at depth 0 opens one, which ends at its match; a `}` at depth
     // 0 takes the depth below 0, where no `{` opens one until it is back at 0.
     let depth = 0

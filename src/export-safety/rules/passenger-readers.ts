@@ -3,9 +3,9 @@
  * entities the game reads (docs/export-safety.md, "Readers this check holds for"), or the string
  * is refused as `reader`, naming the reader.
  */
-import { checkPassenger } from './entities.js'
-import { UnsafeContent, type KeyTypes } from '../types/index.js'
-import { forEachCompound } from '../syntax/index.js'
+import { addOwnTag, checkPassenger } from './entities.js'
+import { UnsafeContent, type KeyTypes, type PartType } from '../types/index.js'
+import { forEachCompound, type SnbtValue } from '../syntax/index.js'
 import {
   readsAsDisplayEntityUtils,
   READER_NAMES,
@@ -16,19 +16,92 @@ import {
   type GrammarCompound,
 } from '../readers/index.js'
 
+type Compound = SnbtValue & { kind: 'compound' }
+
+const TAGS = 'Tags'
+
+/**
+ * What the grammar read of one passenger string, as `forEachCompound` hands it over, kept for
+ * the readers: its top-level compounds, the display type of every entity it holds (nested ones
+ * included), and, when sanscraft-bde may flatten it (`mayNest`), where each compound stands that
+ * holds no passengers of its own, with its type and tags. sanscraft-bde summons such a range as
+ * written, and the grammar's reading of it is what a reading of the range alone gives (the same
+ * parser on the same characters, less deep), so the check does not read it a second time.
+ */
+export class GrammarPassengers {
+  readonly compounds: GrammarCompound[] = []
+  readonly types: PartType[] = []
+  private readonly leaves: boolean
+  /** The compounds without passengers, in the order of the text (they never overlap). */
+  private readonly leafStarts: number[] = []
+  private readonly leafEnds: number[] = []
+  private readonly leafTypes: PartType[] = []
+  private readonly leafTags: Array<readonly string[] | null> = []
+  /** Where the compound handed over last ends: one that closes after it starts holds it. */
+  private lastEnd = -1
+
+  constructor(text: string) {
+    this.leaves = mayNest(text)
+  }
+
+  /** The compound `[start, end)` of type `type`, as `forEachCompound` hands it over. */
+  add(compound: Compound, start: number, end: number, nested: boolean, type: PartType): void {
+    this.types.push(type)
+    if (!nested) this.compounds.push({ start, end, type })
+    if (this.leaves && this.lastEnd <= start) {
+      this.leafStarts.push(start)
+      this.leafEnds.push(end)
+      this.leafTypes.push(type)
+      this.leafTags.push(tagsOf(compound))
+    }
+    this.lastEnd = end
+  }
+
+  /** The index of the compound without passengers that spans `[start, end)`, else -1. */
+  leafAt(start: number, end: number): number {
+    const starts = this.leafStarts
+    let low = 0
+    let high = starts.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (starts[middle]! < start) low = middle + 1
+      else high = middle
+    }
+    return starts[low] === start && this.leafEnds[low] === end ? low : -1
+  }
+
+  leafType(leaf: number): PartType {
+    return this.leafTypes[leaf]!
+  }
+
+  leafTagsOf(leaf: number): readonly string[] | null {
+    return this.leafTags[leaf]!
+  }
+}
+
+/** The tags `checkPassenger` collects from a compound, in its order; null when none. */
+function tagsOf(compound: Compound): string[] | null {
+  let tags: string[] | null = null
+  for (const [name, value] of compound.members) {
+    if (name !== TAGS || value?.kind !== 'list') continue
+    for (const tag of value.items) if (tag.kind === 'text') (tags ??= []).push(tag.value)
+  }
+  return tags
+}
+
 /**
  * Throws the `reader` refusal unless every reader reads the passenger string `text` as the
- * grammar does: `compounds` its top-level compounds, `types` the display type of every entity
- * it holds (nested ones included), `keyTypes` as the export's declared version reads them.
+ * grammar does (`grammar`, its reading of it), `keyTypes` as the export's declared version reads
+ * them.
  */
 export function checkPassengerReaders(
   text: string,
-  compounds: readonly GrammarCompound[],
-  types: readonly string[],
+  grammar: GrammarPassengers,
   keyTypes: KeyTypes,
 ): void {
+  const compounds = grammar.compounds
   if (!readsAsSuperBlocksDisplays(text, compounds)) refuse(READER_NAMES.superBlocksDisplays)
-  if (!readsAsSansCraft(text, compounds, types, keyTypes)) refuse(READER_NAMES.sansCraft)
+  if (!readsAsSansCraft(text, grammar, keyTypes)) refuse(READER_NAMES.sansCraft)
   // It summons the passengers inside its own `summon block_display ...`, replacing that text.
   if (!readsAsDisplayEntityUtils(text)) refuse(READER_NAMES.displayEntityUtils)
 }
@@ -39,15 +112,12 @@ function refuse(reader: string): never {
 
 /**
  * Whether sanscraft-bde reads `text` as the grammar does (after SuperBlocksDisplays' reading
- * held): without a nested list its pieces are the grammar's compounds, as written; with one, its flattened entities are as many as the
- * grammar's, each a passenger the check accepts on its own, of the same display types.
+ * held): without a nested list its pieces are the grammar's compounds, as written; with one, its
+ * flattened entities are as many as the grammar's, each a passenger the check accepts on its
+ * own, of the same display types.
  */
-function readsAsSansCraft(
-  text: string,
-  compounds: readonly GrammarCompound[],
-  types: readonly string[],
-  keyTypes: KeyTypes,
-): boolean {
+function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: KeyTypes): boolean {
+  const { compounds, types } = grammar
   // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
   if (!mayNest(text))
     return cutsBetween(
@@ -61,17 +131,30 @@ function readsAsSansCraft(
   const scratchTags = new Set<string>()
   let entities = 0
   let sameTypes = true
+  const counted = (type: string) => {
+    const left = expected.get(type) ?? 0
+    if (left === 0) sameTypes = false
+    else expected.set(type, left - 1)
+  }
   try {
-    forEachSansCraftEntity(text, ({ compound }) => {
+    forEachSansCraftEntity(text, (start, end, joined) => {
       entities++
+      const leaf = joined === null ? grammar.leafAt(start, end) : -1
+      if (leaf >= 0) {
+        // The grammar read this range, as written, as one passenger it accepted.
+        counted(grammar.leafType(leaf))
+        for (const tag of grammar.leafTagsOf(leaf) ?? []) addOwnTag(scratchTags, tag)
+        return sameTypes && entities <= types.length
+      }
       let count = 0
-      forEachCompound(compound, keyTypes, (entity, start) => {
-        if (start >= 0) count++
-        const type = checkPassenger(entity, scratchTags)
-        const left = expected.get(type) ?? 0
-        if (left === 0) sameTypes = false
-        else expected.set(type, left - 1)
-      })
+      forEachCompound(
+        joined ?? text.slice(start, end),
+        keyTypes,
+        (entity, _start, _end, nested) => {
+          if (!nested) count++
+          counted(checkPassenger(entity, scratchTags))
+        },
+      )
       if (count !== 1) sameTypes = false
       return sameTypes && entities <= types.length
     })

@@ -282,21 +282,30 @@ export function parseSnbtWhole<V, C>(
 /**
  * Parses `text` as zero or more compounds separated by commas (spaces around them allowed), as
  * they sit inside a summon's `Passengers:[...]`, handing each to `each` as soon as it is parsed
- * (one compound's tree at a time, however many a model has). Throws `UnsafeContent` unless all
- * of it parses.
+ * (one compound's tree at a time, however many a model has), with where it stands in `text`,
+ * `[start, end)`: the top-level ones, and those nested in their `Passengers` (`nested`), each
+ * as it closes, so before the compound that holds it. Throws `UnsafeContent` unless all of it
+ * parses.
  */
 export function forEachCompound(
   text: string,
   keyTypes: KeyTypes,
-  each: (compound: SnbtValue & { kind: 'compound' }, start: number, end: number) => void,
+  each: (
+    compound: SnbtValue & { kind: 'compound' },
+    start: number,
+    end: number,
+    nested: boolean,
+  ) => void,
 ): void {
-  const parser = new SnbtParser(text, 0, keyTypes, (compound) => each(compound, -1, -1))
+  const parser = new SnbtParser(text, 0, keyTypes, (compound, start, end) =>
+    each(compound, start, end, true),
+  )
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
     const start = parser.position
     const compound = parser.compound(0)
-    each(compound, start, parser.position)
+    each(compound, start, parser.position, false)
     parser.spaces()
     if (parser.atEnd()) return
     parser.expect(',')
@@ -316,10 +325,15 @@ export function characterAt(text: string, at: number): string {
 
 /**
  * Called with each compound of a `Passengers` list as soon as it closes (its own passengers
- * first), so that a passenger tree is checked part by part and never held whole; the list is
- * then kept empty. Null: `Passengers` kept as any other value.
+ * first), and where it stands in the text, `[start, end)`, so that a passenger tree is checked
+ * part by part and never held whole; the list is then kept empty. Null: `Passengers` kept as any
+ * other value.
  */
-export type PassengerHook = (compound: SnbtValue & { kind: 'compound' }) => void
+export type PassengerHook = (
+  compound: SnbtValue & { kind: 'compound' },
+  start: number,
+  end: number,
+) => void
 
 const EMPTY_LIST: SnbtValue = { kind: 'list', items: [] }
 
@@ -815,7 +829,9 @@ class SnbtParser {
     this.position++
     this.items(() => {
       if (this.text[this.position] !== '{') throw new UnsafeContent('key', 'Passengers')
-      this.onPassenger!(this.compound(depth + 1))
+      const start = this.position
+      const compound = this.compound(depth + 1)
+      this.onPassenger!(compound, start, this.position)
       return EMPTY_LIST
     })
     return EMPTY_LIST
