@@ -343,8 +343,14 @@ class SnbtParser {
   private readonly onPassenger: PassengerHook | null
   /** The types of an entity's keys, as the export's declared version reads them (`keyTypesOf`). */
   private readonly keyTypes: KeyTypes
-  /** Where the value being read sits in its entity's compound: names and list indexes. */
-  private path: Array<string | number> = []
+  /**
+   * Where the value being read sits in its entity's compound: names and list indexes, from
+   * `pathBase` on (one array for every compound read, each compound's path after its holder's).
+   */
+  private readonly path: Array<string | number> = []
+  private pathBase = 0
+  /** The names of an entity's keys (`entityKeys`), found once for every member read. */
+  private readonly entityWords: WordsByLength<string>
   /** Where the strings of a `Tags` list being read go. */
   private tags: string[] | null = null
   /** The next backslash at or after the last place asked for (-1: none to the end). */
@@ -355,6 +361,7 @@ class SnbtParser {
     this.position = start
     this.keyTypes = keyTypes
     this.onPassenger = onPassenger
+    this.entityWords = entityKeys(keyTypes)
   }
 
   atEnd(): boolean {
@@ -485,15 +492,14 @@ class SnbtParser {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
-    const outerPath = this.path
-    this.path = []
+    const outerBase = this.pathBase
+    this.pathBase = this.path.length
     for (;;) {
       this.spaces()
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name =
-          char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys(this.keyTypes))
+        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(this.entityWords)
         this.spaces()
         this.expect(':')
         this.spaces()
@@ -504,7 +510,7 @@ class SnbtParser {
       // An empty member (`,,`) is skipped, as the game's parser does.
       this.expect(',')
     }
-    this.path = outerPath
+    this.pathBase = outerBase
     this.position++
     return { kind: 'compound', members }
   }
@@ -564,7 +570,8 @@ class SnbtParser {
 
   private pathText(): string {
     let text = ''
-    for (const segment of this.path) {
+    for (let i = this.pathBase; i < this.path.length; i++) {
+      const segment = this.path[i]!
       text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`
     }
     return text
@@ -827,12 +834,12 @@ class SnbtParser {
     if (this.text[this.position] !== '[') throw new UnsafeContent('key', 'Passengers')
     this.enter(depth)
     this.position++
-    this.items(() => {
+    // Each compound let go once handed over: a list of many parts is never held.
+    this.forEachItem(() => {
       if (this.text[this.position] !== '{') throw new UnsafeContent('key', 'Passengers')
       const start = this.position
       const compound = this.compound(depth + 1)
       this.onPassenger!(compound, start, this.position)
-      return EMPTY_LIST
     })
     return EMPTY_LIST
   }
@@ -840,18 +847,24 @@ class SnbtParser {
   /** Items up to and including the closing `]`. */
   private items<T>(item: () => T): T[] {
     const items: T[] = []
+    this.forEachItem(() => void items.push(item()))
+    return items
+  }
+
+  /** Reads items up to and including the closing `]`, each by `item`. */
+  private forEachItem(item: () => void): void {
     this.spaces()
     if (this.text[this.position] === ']') {
       this.position++
-      return items
+      return
     }
     for (;;) {
       this.spaces()
-      items.push(item())
+      item()
       this.spaces()
       if (this.text[this.position] === ']') {
         this.position++
-        return items
+        return
       }
       this.expect(',')
     }
