@@ -19,24 +19,34 @@ import {
 type Compound = SnbtValue & { kind: 'compound' }
 
 const TAGS = 'Tags'
+const NO_TAGS: readonly string[] = []
 
 /**
  * What the grammar read of one passenger string, as `forEachCompound` hands it over, kept for
- * the readers: its top-level compounds, the display type of every entity it holds (nested ones
- * included), and, when sanscraft-bde may flatten it (`mayNest`), where each compound stands that
- * holds no passengers of its own, with its type and tags. sanscraft-bde summons such a range as
- * written, and the grammar's reading of it is what a reading of the range alone gives (the same
- * parser on the same characters, less deep), so the check does not read it a second time.
+ * the readers: its top-level compounds, how many entities of each display type it holds (nested
+ * ones included), and, when sanscraft-bde may flatten it (`mayNest`), where each compound stands
+ * that holds no passengers of its own, with its type and tags. sanscraft-bde summons such a range
+ * as written, and the grammar's reading of it is what a reading of the range alone gives (the
+ * same parser on the same characters, less deep), so the check does not read it a second time.
+ * Kept as numbers in one typed array: a publish that keeps a few hundred KiB more across a
+ * collection grows V8's young generation a step (docs/performance.md, "Adversarial publishes").
  */
 export class GrammarPassengers {
   readonly compounds: GrammarCompound[] = []
-  readonly types: PartType[] = []
+  /** How many entities of each display type the grammar read, and of all of them. */
+  readonly typeCounts = new Map<string, number>()
+  entities = 0
   private readonly leaves: boolean
-  /** The compounds without passengers, in the order of the text (they never overlap). */
-  private readonly leafStarts: number[] = []
-  private readonly leafEnds: number[] = []
-  private readonly leafTypes: PartType[] = []
-  private readonly leafTags: Array<readonly string[] | null> = []
+  /** The display types met, by their index in `leafData`. */
+  private readonly types: PartType[] = []
+  /**
+   * The compounds without passengers, in the order of the text (they never overlap), three
+   * numbers each: start, end, index of the type.
+   */
+  private leafData = new Int32Array(0)
+  private leafCount = 0
+  /** The tags of the compounds without passengers that have some, by their index. */
+  private readonly leafTags = new Map<number, readonly string[]>()
   /** Where the compound handed over last ends: one that closes after it starts holds it. */
   private lastEnd = -1
 
@@ -46,36 +56,49 @@ export class GrammarPassengers {
 
   /** The compound `[start, end)` of type `type`, as `forEachCompound` hands it over. */
   add(compound: Compound, start: number, end: number, nested: boolean, type: PartType): void {
-    this.types.push(type)
+    this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + 1)
+    this.entities++
     if (!nested) this.compounds.push({ start, end, type })
-    if (this.leaves && this.lastEnd <= start) {
-      this.leafStarts.push(start)
-      this.leafEnds.push(end)
-      this.leafTypes.push(type)
-      this.leafTags.push(tagsOf(compound))
-    }
+    if (this.leaves && this.lastEnd <= start) this.addLeaf(compound, start, end, type)
     this.lastEnd = end
+  }
+
+  private addLeaf(compound: Compound, start: number, end: number, type: PartType): void {
+    let typeIndex = this.types.indexOf(type)
+    if (typeIndex < 0) typeIndex = this.types.push(type) - 1
+    if (this.leafData.length < (this.leafCount + 1) * 3) {
+      const grown = new Int32Array(Math.max(48, this.leafData.length * 2))
+      grown.set(this.leafData)
+      this.leafData = grown
+    }
+    const at = this.leafCount * 3
+    this.leafData[at] = start
+    this.leafData[at + 1] = end
+    this.leafData[at + 2] = typeIndex
+    const tags = tagsOf(compound)
+    if (tags !== null) this.leafTags.set(this.leafCount, tags)
+    this.leafCount++
   }
 
   /** The index of the compound without passengers that spans `[start, end)`, else -1. */
   leafAt(start: number, end: number): number {
-    const starts = this.leafStarts
+    const data = this.leafData
     let low = 0
-    let high = starts.length
+    let high = this.leafCount
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (starts[middle]! < start) low = middle + 1
+      if (data[middle * 3]! < start) low = middle + 1
       else high = middle
     }
-    return starts[low] === start && this.leafEnds[low] === end ? low : -1
+    return low < this.leafCount && data[low * 3] === start && data[low * 3 + 1] === end ? low : -1
   }
 
   leafType(leaf: number): PartType {
-    return this.leafTypes[leaf]!
+    return this.types[this.leafData[leaf * 3 + 2]!]!
   }
 
-  leafTagsOf(leaf: number): readonly string[] | null {
-    return this.leafTags[leaf]!
+  leafTagsOf(leaf: number): readonly string[] | undefined {
+    return this.leafTags.get(leaf)
   }
 }
 
@@ -117,7 +140,7 @@ function refuse(reader: string): never {
  * own, of the same display types.
  */
 function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: KeyTypes): boolean {
-  const { compounds, types } = grammar
+  const compounds = grammar.compounds
   // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
   if (!mayNest(text))
     return cutsBetween(
@@ -126,8 +149,8 @@ function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: Ke
     )
   // Each entity is read and let go as the reader hands it over: only the count of each type is
   // kept, so a model of many parts never holds all of its entities' readings at once.
-  const expected = new Map<string, number>()
-  for (const type of types) expected.set(type, (expected.get(type) ?? 0) + 1)
+  const expected = new Map(grammar.typeCounts)
+  const total = grammar.entities
   const scratchTags = new Set<string>()
   let entities = 0
   let sameTypes = true
@@ -143,8 +166,8 @@ function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: Ke
       if (leaf >= 0) {
         // The grammar read this range, as written, as one passenger it accepted.
         counted(grammar.leafType(leaf))
-        for (const tag of grammar.leafTagsOf(leaf) ?? []) addOwnTag(scratchTags, tag)
-        return sameTypes && entities <= types.length
+        for (const tag of grammar.leafTagsOf(leaf) ?? NO_TAGS) addOwnTag(scratchTags, tag)
+        return sameTypes && entities <= total
       }
       let count = 0
       forEachCompound(
@@ -156,11 +179,11 @@ function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: Ke
         },
       )
       if (count !== 1) sameTypes = false
-      return sameTypes && entities <= types.length
+      return sameTypes && entities <= total
     })
   } catch (error) {
     if (error instanceof UnsafeContent) return false
     throw error
   }
-  return sameTypes && entities === types.length && [...expected.values()].every((n) => n === 0)
+  return sameTypes && entities === total && [...expected.values()].every((n) => n === 0)
 }
