@@ -132,14 +132,17 @@ for (const [escape, byte] of [
  * stands for a lone surrogate, which UTF-8 cannot hold (`JSON.parse` keeps it).
  */
 function unescapedBytes(inner: Uint8Array, first: number): Uint8Array | null {
-  const out = new Uint8Array(inner.length)
-  out.set(inner.subarray(0, first))
+  // A copy of all of it, then each run between escapes moved back over what the escapes before
+  // it saved, by native copies: `out` is written only behind where `inner` is read.
+  const out = new Uint8Array(inner)
   let length = first
   for (let i = first; i < inner.length;) {
-    const byte = inner[i]!
-    if (byte !== BACKSLASH) {
-      out[length++] = byte
-      i++
+    if (inner[i] !== BACKSLASH) {
+      let next = inner.indexOf(BACKSLASH, i)
+      if (next < 0) next = inner.length
+      if (length !== i) out.copyWithin(length, i, next)
+      length += next - i
+      i = next
       continue
     }
     const kind = inner[i + 1]!

@@ -21,21 +21,26 @@ const NESTED_LOWER = 'passengers:['
  */
 export function sansCraft(passengers: string): ReaderEntity[] {
   const flat: ReaderEntity[] = []
-  forEachSansCraftEntity(passengers, (entity) => {
-    flat.push(entity)
+  forEachSansCraftEntity(passengers, (start, end, joined) => {
+    flat.push(entity(joined ?? passengers.slice(start, end)))
   })
   return flat
 }
 
 /**
- * `sansCraft`'s entities handed to `each` one at a time, in the same order, none of them kept:
- * the check reads each and lets it go, so a model of many parts holds one of them at a time.
- * `each` answers false to stop the reading.
+ * An entity of sanscraft-bde's reading of a passenger string, handed over as a range of it: the
+ * piece or nested compound `[start, end)`, and `joined`, the text the reader summons when it
+ * removed the range's `Passengers:[...]` member, else null (it summons the range as written).
+ * Answers false to stop the reading.
  */
-export function forEachSansCraftEntity(
-  passengers: string,
-  each: (entity: ReaderEntity) => boolean | void,
-): void {
+export type SansCraftEach = (start: number, end: number, joined: string | null) => boolean | void
+
+/**
+ * `sansCraft`'s entities handed to `each` one at a time, in the same order, none of them kept
+ * nor made: the check reads each and lets it go (or knows a range as written from its own
+ * reading), so a model of many parts holds one of them at a time.
+ */
+export function forEachSansCraftEntity(passengers: string, each: SansCraftEach): void {
   const reading = new NestedReading(passengers, each)
   for (const [start, end] of splitObjects(passengers)) {
     if (!reading.collect(start, end)) return
@@ -104,19 +109,24 @@ function splitObjects(text: string): [number, number][] {
   if (text[from] === '[' && text[to - 1] === ']') [from, to] = trimmed(text, from + 1, to - 1)
   let depth = 0
   let start = from
-  let quote = 0
-  for (let i = from; i < to; i++) {
+  // Only quotes, brackets and commas (at depth 0) change the walk: it goes from one to the next
+  // by a global pattern outside quotes and by a native search for the closing quote inside.
+  for (let at = from; at < to;) {
+    const walk = depth === 0 ? SPLIT_WALK : SPLIT_WALK_INSIDE
+    walk.lastIndex = at
+    if (!walk.test(text)) break
+    const i = walk.lastIndex - 1
+    if (i >= to) break
+    at = i + 1
     const c = text.charCodeAt(i)
-    if (quote !== 0) {
-      if (c === quote) {
-        let escapes = 0
-        for (let j = i - 1; j >= from && text.charCodeAt(j) === 0x5c; j--) escapes++
-        if (escapes % 2 === 0) quote = 0
-      }
-    } else if (c === 0x22 || c === 0x27) quote = c
-    else if (c === 0x7b || c === 0x5b) depth++
+    if (c === 0x22 || c === 0x27) {
+      const close = closingQuoteWithin(text, i, from, to)
+      if (close < 0) break
+      at = close + 1
+    } else if (c === 0x7b || c === 0x5b) depth++
     else if (c === 0x7d || c === 0x5d) depth--
-    else if (c === 0x2c && depth === 0) {
+    else {
+      // A comma at depth 0.
       const part = trimmed(text, start, i)
       if (part[0] < part[1]) list.push(part)
       start = i + 1
@@ -125,6 +135,24 @@ function splitObjects(text: string): [number, number][] {
   const last = trimmed(text, start, to)
   if (last[0] < last[1]) list.push(last)
   return list
+}
+
+/** The characters that change `splitObjects`' walk outside quotes, at depth 0 and deeper. */
+const SPLIT_WALK = /["'{}[\],]/g
+const SPLIT_WALK_INSIDE = /["'{}[\]]/g
+
+/**
+ * Where the quote opened at `open` closes within `[from, to)` of `text`: its next quote character
+ * with an even number of backslashes before it, counted back to `from`; -1 when none does.
+ */
+function closingQuoteWithin(text: string, open: number, from: number, to: number): number {
+  const quote = text[open]!
+  for (let i = text.indexOf(quote, open + 1); i >= 0 && i < to; i = text.indexOf(quote, i + 1)) {
+    let escapes = 0
+    for (let j = i - 1; j >= from && text.charCodeAt(j) === 0x5c; j--) escapes++
+    if (escapes % 2 === 0) return i
+  }
+  return -1
 }
 
 /** `[from, to)` of `text` without the white space JavaScript's `trim` cuts at either end. */
@@ -163,9 +191,9 @@ class NestedReading {
   /** Where `Passengers:[` and `passengers:[` stand in `text`, in order. */
   private readonly upper: number[]
   private readonly lower: number[]
-  private readonly each: (entity: ReaderEntity) => boolean | void
+  private readonly each: SansCraftEach
 
-  constructor(text: string, each: (entity: ReaderEntity) => boolean | void) {
+  constructor(text: string, each: SansCraftEach) {
     this.text = text
     this.each = each
     this.matches = new BlindMatches(text)
@@ -180,9 +208,9 @@ class NestedReading {
   collect(start: number, end: number): boolean {
     const text = this.text
     const list = this.passengersList(start, end)
-    if (list === null) return this.each(entity(text.slice(start, end))) !== false
+    if (list === null) return this.each(start, end, null) !== false
     const [at, close] = list
-    if (this.each(entity(this.withoutList(start, end, at, close))) === false) return false
+    if (this.each(start, end, this.withoutList(start, end, at, close)) === false) return false
     // The list's compounds: a `{` at depth 0 opens one, which ends at its match; a `}` at depth
     // 0 takes the depth below 0, where no `{` opens one until it is back at 0.
     let depth = 0
@@ -246,11 +274,11 @@ class BlindMatches {
   private readonly matches: Int32Array
 
   constructor(text: string) {
+    // A global pattern's `test` moves from bracket to bracket without a character loop in between
+    // and without a match made: a model is mostly other characters.
     let count = 0
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      if (c === 0x5b || c === 0x7b) count++
-    }
+    OPENING.lastIndex = 0
+    while (OPENING.test(text)) count++
     this.opens = new Int32Array(count)
     this.matches = new Int32Array(count).fill(-1)
     // Each kind's open ones, as indexes into `opens`.
@@ -258,7 +286,10 @@ class BlindMatches {
     const braces = new Int32Array(count)
     let bracketDepth = 0
     let braceDepth = 0
-    for (let i = 0, open = 0; i < text.length; i++) {
+    let open = 0
+    BRACKET.lastIndex = 0
+    while (BRACKET.test(text)) {
+      const i = BRACKET.lastIndex - 1
       const c = text.charCodeAt(i)
       if (c === 0x5b) {
         brackets[bracketDepth++] = open
@@ -268,9 +299,7 @@ class BlindMatches {
         this.opens[open++] = i
       } else if (c === 0x5d) {
         if (bracketDepth > 0) this.matches[brackets[--bracketDepth]!] = i
-      } else if (c === 0x7d) {
-        if (braceDepth > 0) this.matches[braces[--braceDepth]!] = i
-      }
+      } else if (braceDepth > 0) this.matches[braces[--braceDepth]!] = i
     }
   }
 
@@ -286,6 +315,10 @@ class BlindMatches {
     return this.opens[low] === at ? this.matches[low]! : -1
   }
 }
+
+/** The opening brackets and braces, and all four of them (`BlindMatches`; from 0 each time). */
+const OPENING = /[[{]/g
+const BRACKET = /[[\]{}]/g
 
 function occurrences(text: string, marker: string): number[] {
   const found: number[] = []

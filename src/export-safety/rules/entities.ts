@@ -58,12 +58,14 @@ function checkKey(
 ): void {
   if (!PART_KEYS[type].has(name)) throw new UnsafeContent('key', name)
   if (name === TAGS && ownTags !== null && value?.kind === 'list') {
-    for (const tag of value.items) {
-      if (tag.kind !== 'text') continue
-      ownTags.add(tag.value)
-      if (ownTags.size > MAX_OWN_TAGS) throw new UnsafeContent('count', 'tags')
-    }
+    for (const tag of value.items) if (tag.kind === 'text') addOwnTag(ownTags, tag.value)
   }
+}
+
+/** Adds `tag` to `ownTags`: the `count` refusal once they are more than `MAX_OWN_TAGS`. */
+export function addOwnTag(ownTags: Set<string>, tag: string): void {
+  ownTags.add(tag)
+  if (ownTags.size > MAX_OWN_TAGS) throw new UnsafeContent('count', 'tags')
 }
 
 /** The display type of a passenger: every `id` it writes must name a display entity. */

@@ -5,4 +5,4 @@
  */
 export { checkOneLine, CommandCheck, type CommandPlace } from './commands.js'
 export { checkPassenger } from './entities.js'
-export { checkPassengerReaders } from './passenger-readers.js'
+export { checkPassengerReaders, GrammarPassengers } from './passenger-readers.js'

@@ -282,21 +282,30 @@ export function parseSnbtWhole<V, C>(
 /**
  * Parses `text` as zero or more compounds separated by commas (spaces around them allowed), as
  * they sit inside a summon's `Passengers:[...]`, handing each to `each` as soon as it is parsed
- * (one compound's tree at a time, however many a model has). Throws `UnsafeContent` unless all
- * of it parses.
+ * (one compound's tree at a time, however many a model has), with where it stands in `text`,
+ * `[start, end)`: the top-level ones, and those nested in their `Passengers` (`nested`), each
+ * as it closes, so before the compound that holds it. Throws `UnsafeContent` unless all of it
+ * parses.
  */
 export function forEachCompound(
   text: string,
   keyTypes: KeyTypes,
-  each: (compound: SnbtValue & { kind: 'compound' }, start: number, end: number) => void,
+  each: (
+    compound: SnbtValue & { kind: 'compound' },
+    start: number,
+    end: number,
+    nested: boolean,
+  ) => void,
 ): void {
-  const parser = new SnbtParser(text, 0, keyTypes, (compound) => each(compound, -1, -1))
+  const parser = new SnbtParser(text, 0, keyTypes, (compound, start, end) =>
+    each(compound, start, end, true),
+  )
   parser.spaces()
   if (parser.atEnd()) return
   for (;;) {
     const start = parser.position
     const compound = parser.compound(0)
-    each(compound, start, parser.position)
+    each(compound, start, parser.position, false)
     parser.spaces()
     if (parser.atEnd()) return
     parser.expect(',')
@@ -316,10 +325,15 @@ export function characterAt(text: string, at: number): string {
 
 /**
  * Called with each compound of a `Passengers` list as soon as it closes (its own passengers
- * first), so that a passenger tree is checked part by part and never held whole; the list is
- * then kept empty. Null: `Passengers` kept as any other value.
+ * first), and where it stands in the text, `[start, end)`, so that a passenger tree is checked
+ * part by part and never held whole; the list is then kept empty. Null: `Passengers` kept as any
+ * other value.
  */
-export type PassengerHook = (compound: SnbtValue & { kind: 'compound' }) => void
+export type PassengerHook = (
+  compound: SnbtValue & { kind: 'compound' },
+  start: number,
+  end: number,
+) => void
 
 const EMPTY_LIST: SnbtValue = { kind: 'list', items: [] }
 
@@ -329,8 +343,14 @@ class SnbtParser {
   private readonly onPassenger: PassengerHook | null
   /** The types of an entity's keys, as the export's declared version reads them (`keyTypesOf`). */
   private readonly keyTypes: KeyTypes
-  /** Where the value being read sits in its entity's compound: names and list indexes. */
-  private path: Array<string | number> = []
+  /**
+   * Where the value being read sits in its entity's compound: names and list indexes, from
+   * `pathBase` on (one array for every compound read, each compound's path after its holder's).
+   */
+  private readonly path: Array<string | number> = []
+  private pathBase = 0
+  /** The names of an entity's keys (`entityKeys`), found once for every member read. */
+  private readonly entityWords: WordsByLength<string>
   /** Where the strings of a `Tags` list being read go. */
   private tags: string[] | null = null
   /** The next backslash at or after the last place asked for (-1: none to the end). */
@@ -341,6 +361,7 @@ class SnbtParser {
     this.position = start
     this.keyTypes = keyTypes
     this.onPassenger = onPassenger
+    this.entityWords = entityKeys(keyTypes)
   }
 
   atEnd(): boolean {
@@ -471,15 +492,14 @@ class SnbtParser {
     this.enter(depth)
     this.expect('{')
     const members: Array<[string, SnbtValue | null]> = []
-    const outerPath = this.path
-    this.path = []
+    const outerBase = this.pathBase
+    this.pathBase = this.path.length
     for (;;) {
       this.spaces()
       const char = this.text[this.position]
       if (char === '}') break
       if (char !== ',') {
-        const name =
-          char === '"' || char === "'" ? this.quoted() : this.nameIn(entityKeys(this.keyTypes))
+        const name = char === '"' || char === "'" ? this.quoted() : this.nameIn(this.entityWords)
         this.spaces()
         this.expect(':')
         this.spaces()
@@ -490,7 +510,7 @@ class SnbtParser {
       // An empty member (`,,`) is skipped, as the game's parser does.
       this.expect(',')
     }
-    this.path = outerPath
+    this.pathBase = outerBase
     this.position++
     return { kind: 'compound', members }
   }
@@ -550,7 +570,8 @@ class SnbtParser {
 
   private pathText(): string {
     let text = ''
-    for (const segment of this.path) {
+    for (let i = this.pathBase; i < this.path.length; i++) {
+      const segment = this.path[i]!
       text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`
     }
     return text
@@ -813,10 +834,12 @@ class SnbtParser {
     if (this.text[this.position] !== '[') throw new UnsafeContent('key', 'Passengers')
     this.enter(depth)
     this.position++
-    this.items(() => {
+    // Each compound let go once handed over: a list of many parts is never held.
+    this.forEachItem(() => {
       if (this.text[this.position] !== '{') throw new UnsafeContent('key', 'Passengers')
-      this.onPassenger!(this.compound(depth + 1))
-      return EMPTY_LIST
+      const start = this.position
+      const compound = this.compound(depth + 1)
+      this.onPassenger!(compound, start, this.position)
     })
     return EMPTY_LIST
   }
@@ -824,18 +847,24 @@ class SnbtParser {
   /** Items up to and including the closing `]`. */
   private items<T>(item: () => T): T[] {
     const items: T[] = []
+    this.forEachItem(() => void items.push(item()))
+    return items
+  }
+
+  /** Reads items up to and including the closing `]`, each by `item`. */
+  private forEachItem(item: () => void): void {
     this.spaces()
     if (this.text[this.position] === ']') {
       this.position++
-      return items
+      return
     }
     for (;;) {
       this.spaces()
-      items.push(item())
+      item()
       this.spaces()
       if (this.text[this.position] === ']') {
         this.position++
-        return items
+        return
       }
       this.expect(',')
     }

@@ -20,6 +20,7 @@ import {
   type CommandPlace,
   checkPassenger,
   checkPassengerReaders,
+  GrammarPassengers,
 } from '../rules/index.js'
 import {
   CONTENT,
@@ -43,9 +44,7 @@ import {
   MEMBER_RULES,
   PLACEHOLDER,
   placeholderGrowth,
-  type PartType,
 } from '../types/index.js'
-import type { GrammarCompound } from '../readers/index.js'
 import { forEachCompound } from '../syntax/index.js'
 
 /** The bytes a JSON number is written with. */
@@ -214,14 +213,11 @@ class ExportCheck {
       throw new UnsafeContent('length', String(this.passengerBytes), 'passengers')
     }
     checkOneLine(text)
-    const compounds: GrammarCompound[] = []
-    const types: PartType[] = []
-    forEachCompound(text, this.keyTypes, (compound, from, to) => {
-      const type = checkPassenger(compound, this.ownTags)
-      types.push(type)
-      if (from >= 0) compounds.push({ start: from, end: to, type })
+    const grammar = new GrammarPassengers(text)
+    forEachCompound(text, this.keyTypes, (compound, from, to, nested) => {
+      grammar.add(compound, from, to, nested, checkPassenger(compound, this.ownTags))
     })
-    checkPassengerReaders(text, compounds, types, this.keyTypes)
+    checkPassengerReaders(text, grammar, this.keyTypes)
   }
 
   /** `Passengers` of older exports: one string, or a list of them, as `passengers`. */
