@@ -9,6 +9,7 @@ import {
   jsonNumberMatches,
   memberTypeOf,
   wordOrStringMatches,
+  type CompoundType,
   type TextFacts,
   pick,
   type Shape,
@@ -24,6 +25,20 @@ export const REPEATED = Symbol('a repeated member')
 
 /** Names an object may have before they are kept in a set rather than compared one by one. */
 const FEW_NAMES = 16
+/**
+ * Member names a text remembers what it looked up for: a text repeats a few names (`text`,
+ * `extra`) at every level, and comparing a short name is cheaper than a map's lookup of a string
+ * never seen before. Bounded, so a text of many names compares at most this many per member.
+ */
+const KNOWN_NAMES = 8
+
+/** A member name, whether it is refused in text, and its type in the compound last read. */
+interface KnownName {
+  readonly name: string
+  readonly refused: boolean
+  compound: CompoundType | null
+  member: ValueType | null
+}
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
 const HEX = /[0-9A-Fa-f]{4}/y
@@ -64,8 +79,10 @@ class JsonTextReader {
   private readonly text: string
   private readonly facts: TextFacts
   private readonly strings: JsonTextStrings | null
-  /** The member names of the objects being read, outermost first (`object`). */
+  /** The member names of the objects being read, outermost first (`object`), `top` of them. */
   private readonly names: string[] = []
+  private top = 0
+  private readonly known: KnownName[] = []
 
   constructor(text: string, facts: TextFacts, strings: JsonTextStrings | null) {
     this.text = text
@@ -128,7 +145,7 @@ class JsonTextReader {
     let matches = chosen !== null
     // This object's names: on the shared stack while they are few, in a set past that.
     const names = this.names
-    const base = names.length
+    const base = this.top
     let many: Set<string> | null = null
     this.position++
     this.spaces()
@@ -143,27 +160,52 @@ class JsonTextReader {
         if (many.has(name)) throw REPEATED
         many.add(name)
       } else {
-        for (let at = base; at < names.length; at++) if (names[at] === name) throw REPEATED
-        names.push(name)
-        if (names.length - base > FEW_NAMES) many = new Set(names.slice(base))
+        for (let at = base; at < this.top; at++) if (names[at] === name) throw REPEATED
+        names[this.top++] = name
+        if (this.top - base > FEW_NAMES) many = new Set(names.slice(base, this.top))
       }
-      if (REFUSED_TEXT_MEMBERS.includes(name)) this.facts.kinds.add(name)
+      const known = this.knownName(name)
+      if (known.refused) this.facts.kinds.add(name)
       this.spaces()
       if (text.charCodeAt(this.position) !== 0x3a) throw NOT_JSON
       this.position++
       this.spaces()
-      const memberType = matches && chosen?.kind === 'compound' ? memberTypeOf(chosen, name) : null
+      const memberType =
+        matches && chosen?.kind === 'compound' ? this.memberType(known, chosen) : null
       if (memberType === null) matches = false
       matches = this.value(matches ? memberType : null, depth + 1) && matches
       this.spaces()
       const next = text.charCodeAt(this.position++)
       if (next === 0x7d) {
-        names.length = base
+        this.top = base
         return matches
       }
       if (next !== 0x2c) throw NOT_JSON
       this.spaces()
     }
+  }
+
+  /** `name`'s entry: one remembered, else a new one (remembered while there is room). */
+  private knownName(name: string): KnownName {
+    const known = this.known
+    for (let at = 0; at < known.length; at++) if (known[at]!.name === name) return known[at]!
+    const entry: KnownName = {
+      name,
+      refused: REFUSED_TEXT_MEMBERS.includes(name),
+      compound: null,
+      member: null,
+    }
+    if (known.length < KNOWN_NAMES) known.push(entry)
+    return entry
+  }
+
+  /** The type of `known`'s member in `compound`, looked up once while `compound` stays. */
+  private memberType(known: KnownName, compound: CompoundType): ValueType | null {
+    if (known.compound !== compound) {
+      known.member = memberTypeOf(compound, known.name)
+      known.compound = compound
+    }
+    return known.member
   }
 
   private array(type: ValueType | null, depth: number): boolean {
