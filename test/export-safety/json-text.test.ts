@@ -132,4 +132,23 @@ describe('JSON text read in one pass', () => {
     expect(readInOnePass(text)).toEqual(readByParse(text))
     expect(readInOnePass(text)).toMatchObject({ safe: false, reason: 'depth', found: '[' })
   })
+
+  it('reads names past the first few of a text, and one name in two kinds of object, alike', () => {
+    const styled = '"color":"red","bold":true,"italic":false,"underlined":true,"font":"a:b"'
+    // Nine names before a click event: it is refused however many names came first.
+    const clicked = `{"text":"a",${styled},"obfuscated":false,"insertion":"x","clickEvent":{}}`
+    expect(readInOnePass(clicked)).toEqual(readByParse(clicked))
+    expect(readInOnePass(clicked)).toMatchObject({
+      safe: false,
+      reason: 'text',
+      found: 'clickEvent',
+    })
+    // `text` is a string in a component and an object's member in a hover event's contents.
+    const hover = '{"text":"a","hoverEvent":{"action":"show_text","contents":{"text":"b"}}}'
+    expect(readInOnePass(hover)).toEqual(readByParse(hover))
+    expect(readInOnePass(hover)).toEqual({ safe: true })
+    const typed = '{"text":"a","hoverEvent":{"action":"show_text","contents":{"text":1}}}'
+    expect(readInOnePass(typed)).toEqual(readByParse(typed))
+    expect(readInOnePass(typed)).toMatchObject({ safe: false, reason: 'type' })
+  })
 })
