@@ -143,11 +143,11 @@ describe('JSON text read in one pass', () => {
       reason: 'text',
       found: 'clickEvent',
     })
-    // `text` is a string in a component and an object's member in a hover event's contents.
-    const hover = '{"text":"a","hoverEvent":{"action":"show_text","contents":{"text":"b"}}}'
+    // `action` is a hover event's member, and no member of a component.
+    const hover = '{"hoverEvent":{"action":"show_text","contents":"a"}}'
     expect(readInOnePass(hover)).toEqual(readByParse(hover))
     expect(readInOnePass(hover)).toEqual({ safe: true })
-    const typed = '{"text":"a","hoverEvent":{"action":"show_text","contents":{"text":1}}}'
+    const typed = `${hover},{"action":"show_text"}`
     expect(readInOnePass(typed)).toEqual(readByParse(typed))
     expect(readInOnePass(typed)).toMatchObject({ safe: false, reason: 'type' })
   })
