@@ -15,7 +15,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import service from '../../../src/index'
 import type { Env } from '../../../src/config'
-import { clientKey, prefixKey } from '../../../src/rate-limit/testing'
+import { clientAddress } from '../../../src/rate-limit/testing'
 
 const realNow = Date.now.bind(Date)
 let clock: number | null = null
@@ -23,8 +23,12 @@ Date.now = () => clock ?? realNow()
 
 /** One request of a step: the client address and the path (with query). */
 type StepRequest = [address: string, path: string]
-/** What a step answers per request: the status and `Retry-After` (seconds; 0 when absent). */
-type StepAnswer = [status: number, retryAfterSeconds: number]
+/**
+ * What a step answers per request: the status, `Retry-After` (seconds; 0 when absent) and, for
+ * an error, its body's `code` (docs/api.md#errors; '' for a success or a body without one), so
+ * that a `503` says which one it is.
+ */
+type StepAnswer = [status: number, retryAfterSeconds: number, code: string]
 
 /** Durable Objects created in this isolate, by binding and id: their stub and next alarm. */
 interface Tracked {
@@ -219,8 +223,23 @@ function stepContext(ctx: ExecutionContext, pending: Promise<unknown>[]): Execut
 }
 
 async function answerOf(response: Response): Promise<StepAnswer> {
-  await response.arrayBuffer()
-  return [response.status, Number(response.headers.get('Retry-After') ?? 0)]
+  const retryAfter = Number(response.headers.get('Retry-After') ?? 0)
+  if (response.status < 400) {
+    await response.arrayBuffer()
+    return [response.status, retryAfter, '']
+  }
+  return [response.status, retryAfter, errorCode(await response.text())]
+}
+
+/** The `code` of an error body: at the top level, or inside a `429`'s `error` object. */
+function errorCode(text: string): string {
+  try {
+    const body = JSON.parse(text) as { code?: unknown; error?: { code?: unknown } }
+    const code = body.code ?? body.error?.code
+    return typeof code === 'string' ? code : ''
+  } catch {
+    return ''
+  }
 }
 
 const ORIGIN = 'https://harvest.bench'
@@ -269,7 +288,7 @@ export default {
     if (url.pathname === '/penalties') {
       // The latest penalty end of the networks of `addresses`, as their objects store it.
       const { addresses } = body as { addresses: string[] }
-      const names = [...new Set(addresses.map((a) => prefixKey(clientKey(a))))]
+      const names = [...new Set(addresses.map((a) => clientAddress(a).prefix))]
       const limiter = (env as unknown as Record<string, DurableObjectNamespace>)['RATE_LIMITER']!
       const ends = await Promise.all(
         names.map((name) =>

@@ -100,7 +100,7 @@ export async function startService({ root, buildDir, vars, log }) {
     vars: { ...own.bindings, ...vars },
     stats,
     incidents,
-    /** Answers `[status, retryAfterSeconds]` per request, in order. */
+    /** Answers `[status, retryAfterSeconds, code]` per request, in order (driver-worker.ts). */
     async step(now, requests) {
       if (lastNow !== null && now < lastNow) throw new Error('the simulated clock went back')
       const evictAt =
