@@ -91,7 +91,14 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env)
       const id = ctx.id.toString()
-      const tracked: Tracked = objects.get(`${binding} ${id}`) ?? {
+      const before = objects.get(`${binding} ${id}`)
+      // An instance the bench did not evict lost its memory anyway (Miniflare evicts an object
+      // idle for 10 s of real time, before the bench ran its flush alarm): counted as an
+      // incident (`harvest.service.incidents`), since what it held unwritten is gone.
+      if (before?.alive === true) {
+        console.warn(JSON.stringify({ incident: 'bench_rebuilt_while_alive' }))
+      }
+      const tracked: Tracked = before ?? {
         binding,
         id,
         alarmAt: null,
