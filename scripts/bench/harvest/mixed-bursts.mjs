@@ -49,12 +49,19 @@ export const BLOCKS = [
   },
 ]
 
-/** A tally of what one kind of request (live, guess) was answered. */
+/**
+ * A tally of what one kind of request (live, guess) was answered: `statuses` by status and, for
+ * an error, its `code` (`404 not_found`, `429 rate_limited`). A `503`'s `code` is `unavailable`
+ * whether storage or the limiter failed, so its `Retry-After` is kept too: 1 s for storage, 5 s
+ * for the limiter (src/http/errors.ts).
+ */
 const tally = () => ({ requests: 0, answered: 0, refused: 0, statuses: {} })
 
-function count(t, status) {
+function count(t, status, code, retryAfter) {
   t.requests++
-  t.statuses[status] = (t.statuses[status] ?? 0) + 1
+  const coded = code === '' ? String(status) : `${status} ${code}`
+  const key = status === 503 ? `${coded} (Retry-After ${retryAfter})` : coded
+  t.statuses[key] = (t.statuses[key] ?? 0) + 1
   const kind = kindOf(status)
   if (kind === 'hit' || kind === 'miss') t.answered++
   else if (kind === 'refused') t.refused++
@@ -85,8 +92,8 @@ function networkAttacker({ addresses, livePaths, guess, start, figures }) {
     answered(now, answers) {
       let answered = 0
       let retryAfter = Infinity
-      answers.forEach(([status, wait], i) => {
-        count(sent[i] ? figures.live : figures.guesses, status)
+      answers.forEach(([status, wait, code], i) => {
+        count(sent[i] ? figures.live : figures.guesses, status, code, wait)
         if (status === 200 && !sent[i]) figures.found++
         const kind = kindOf(status)
         if (kind === 'hit' || kind === 'miss') answered++

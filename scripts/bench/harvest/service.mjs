@@ -52,6 +52,16 @@ export async function startService({ root, buildDir, vars, log }) {
     durableObjects: workerOptions.durableObjects,
     analyticsEngineDatasets: workerOptions.analyticsEngineDatasets,
   }
+  // The bench evicts the objects itself, on simulated time, after running their due alarms
+  // (driver-worker.ts). Miniflare's own eviction (10 s of real time idle) would drop what an
+  // object holds unwritten before the bench runs the flush alarm that writes it: a step of
+  // thousands of requests takes longer than that.
+  const ownObjects = Object.fromEntries(
+    Object.entries(own.durableObjects ?? {}).map(([binding, o]) => [
+      binding,
+      { ...(typeof o === 'string' ? { className: o } : o), unsafePreventEviction: true },
+    ]),
+  )
   const worker = (i) => ({
     ...own,
     name: `harvest-${i}`,
@@ -62,7 +72,7 @@ export async function startService({ root, buildDir, vars, log }) {
     bindings: { ...own.bindings, ...vars, PUBLISH_TOKEN },
     durableObjects:
       i === 0
-        ? own.durableObjects
+        ? ownObjects
         : Object.fromEntries(
             classes.map(({ binding, className }) => [
               binding,
@@ -100,7 +110,7 @@ export async function startService({ root, buildDir, vars, log }) {
     vars: { ...own.bindings, ...vars },
     stats,
     incidents,
-    /** Answers `[status, retryAfterSeconds]` per request, in order. */
+    /** Answers `[status, retryAfterSeconds, code]` per request, in order (driver-worker.ts). */
     async step(now, requests) {
       if (lastNow !== null && now < lastNow) throw new Error('the simulated clock went back')
       const evictAt =
