@@ -1,7 +1,8 @@
 /**
  * The Worker's side of the ID allocator: which shard to ask and what to do with its answers.
- * Publishing tries the shards in a random order, so load spreads over all of them and a full
- * shard only costs one more call; a lookup goes straight to the shard that owns the ID.
+ * Publishing tries the shards in a random order, so load spreads over all of them; a shard found
+ * full is tried after the others until it may free an ID (full-shards.ts), so it costs one more
+ * call once per isolate, not every publish. A lookup goes straight to the shard that owns the ID.
  *
  * The shard that issues an ID also keeps the export's grace copy (grace-copies.ts): its first
  * chunk travels with the allocation, the rest (documents over 1 MiB) as a stream, so no call
@@ -12,6 +13,7 @@ import { exportTtlSeconds, idQuarantineSeconds, idSpaceSize, type Env } from '..
 import { ServiceFailure } from '../http'
 import { logIncident } from '../observability'
 import { withTimeout } from '../timeout'
+import { FullShards } from './full-shards'
 import { COPY_CHUNK_BYTES } from './grace-copies'
 import { idSpace, locateId, randomBelow, shardName, type IdSpace } from './id-space'
 import { summarizeIdSpace, type IdSpaceStatus } from './id-space-status'
@@ -37,6 +39,9 @@ export const ALLOCATE_TIMEOUT_MS = 5000
 /** A shard that has not counted its IDs by then fails the status request with 503. */
 export const COUNT_TIMEOUT_MS = 5000
 
+/** The shards this isolate found full: an order for the next publishes, kept across requests. */
+const fullShards = new FullShards()
+
 /**
  * Reserves a new ID for an export that expires at `expiresAt` (ms since the Unix epoch); the
  * shard that issues it stores `copy` (the grace copy's start) in the same transaction.
@@ -49,10 +54,11 @@ export async function allocateId(
   const space = spaceOf(env)
   const quarantineSeconds = idQuarantineSeconds(env)
   let retryAfterSeconds = Infinity
-  for (const shard of shuffledShards(space)) {
+  const nameOf = (shard: number) => shardName(space, shard)
+  for (const shard of fullShards.order(shuffledShards(space), nameOf, Date.now())) {
     let allocation
     try {
-      const allocator = env.ID_ALLOCATOR.getByName(shardName(space, shard))
+      const allocator = env.ID_ALLOCATOR.getByName(nameOf(shard))
       allocation = await withTimeout<Allocation>(
         allocator.allocate({ space, shard, expiresAt, quarantineSeconds, copy }),
         ALLOCATE_TIMEOUT_MS,
@@ -61,7 +67,11 @@ export async function allocateId(
     } catch (cause) {
       throw new ServiceFailure({ reason: 'allocator_failed', cause })
     }
-    if (allocation.ok) return allocation.id
+    if (allocation.ok) {
+      fullShards.free(nameOf(shard))
+      return allocation.id
+    }
+    fullShards.full(nameOf(shard), Date.now(), allocation.retryAfterSeconds)
     retryAfterSeconds = Math.min(retryAfterSeconds, allocation.retryAfterSeconds)
   }
   throw new ServiceFailure({ reason: 'id_space_full', retryAfterSeconds })
@@ -119,7 +129,9 @@ export async function releaseId(env: Env, id: string, expiresAt: number): Promis
   const space = spaceOf(env)
   if (locateId(space, Number(id)) === null) return false
   try {
-    return await shardOf(env, id).release(space, id, expiresAt)
+    const released = await shardOf(env, id).release(space, id, expiresAt)
+    if (released) fullShards.free(shardNameOf(space, id))
+    return released
   } catch (error) {
     // The ID then stays reserved until its quarantine ends: unused, but never handed out twice.
     logIncident('id_release_failed', `releasing ID ${id} failed`, error, { id })
@@ -162,10 +174,14 @@ export async function idSpaceStatus(env: Env): Promise<IdSpaceStatus> {
 
 /** The allocator object of the shard that owns `id` (which must be in the space). */
 function shardOf(env: Env, id: string) {
-  const space = spaceOf(env)
+  return env.ID_ALLOCATOR.getByName(shardNameOf(spaceOf(env), id))
+}
+
+/** The name of the shard that owns `id` (which must be in the space). */
+function shardNameOf(space: IdSpace, id: string): string {
   const at = locateId(space, Number(id))
   if (at === null) throw new RangeError(`ID ${id} is outside the ID space`)
-  return env.ID_ALLOCATOR.getByName(shardName(space, at.shard))
+  return shardName(space, at.shard)
 }
 
 function spaceOf(env: Env): IdSpace {

@@ -104,7 +104,7 @@ function sectionConfig(quick, delays) {
       connections: 4,
       rounds: quick ? 1 : 3,
     },
-    alloc: { space: 2000, fill: 1800, batch: 100, rounds: quick ? 4 : 16 },
+    alloc: { space: 2000, fill: 1800, batch: 100, pieces: 4, rounds: quick ? 8 : 40 },
     page: { rounds: quick ? 1 : 3 },
   }
 }
