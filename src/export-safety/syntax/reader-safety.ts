@@ -122,7 +122,7 @@ function checkBrackets(text: string, start: number, end: number): void {
 }
 
 /** The brackets open in the string being read, innermost last (1 `{`, 2 `[`); one at a time. */
-let OPEN = new Uint8Array(64)
+let OPEN: Uint8Array = new Uint8Array(64)
 
 function grown(stack: Uint8Array): Uint8Array {
   const bigger = new Uint8Array(stack.length * 2)
