@@ -86,7 +86,7 @@ const WITH_REQUEST_AND_READ = 'with Worker request and KV read '
  * The run a section was last saved from (`npm run bench -- --only <section> --save`), as
  * docs/performance.md cites it.
  */
-function sectionRun(name: 'harvest' | 'limiter'): string {
+function sectionRun(name: 'harvest' | 'limiter' | 'adversarial'): string {
   const run = bench.sections[name]
   return (
     `\`npm run bench -- --only ${name} --save\` on commit ${run.commit}, started ` +
@@ -137,7 +137,7 @@ const CLAIMS: Record<string, { text: string; claims: string[] }> = {
       `(${figure(FIRST_GET.subject)} ms with it, ${figure(FIRST_GET.baseline, ':')} ms without`,
       `(${ratio(CHECK)} of \`EXPORT_POLICY=off\``,
       // Each section saved from a run of its own since the full run, as the docs cite it.
-      ...(['limiter', 'harvest'] as const)
+      ...(['limiter', 'harvest', 'adversarial'] as const)
         .filter((name) => bench.sections[name].only !== null)
         .map(sectionRun),
     ],

@@ -3,7 +3,7 @@
  * display-model check (shapes.mjs), each timed against a benign 24 MiB display model in the same
  * run (timing.mjs, on the shared workerd's service; target at most 2x, median) and its memory
  * measured against a bare KV put of the same body (memory.mjs, a fresh workerd per figure, each
- * warmed by the same benign 2 MB publish; target: the KV put's growth plus the body plus one
+ * warmed by a publish of its shape in 2 MB; target: the KV put's growth plus the body plus one
  * growth step of V8's young generation, rows.mjs). Figures: `adversarial`.
  */
 import { publishMemory } from './memory.mjs'
@@ -15,6 +15,7 @@ import {
   BENIGN_SMALL,
   benign,
   benignSmall,
+  warmUpOf,
 } from './shapes.mjs'
 import { timePublishes } from './timing.mjs'
 
@@ -40,7 +41,7 @@ export function adversarialSection(bench) {
         token: bench.token,
         highLimits: bench.highLimits,
         bodies: build(),
-        warmUp: build()[BENIGN_SMALL],
+        warmUps: Object.fromEntries(Object.keys(build()).map((name) => [name, warmUpOf(name)])),
         log: bench.log,
       })
       return {}

@@ -3,9 +3,10 @@
  * only the service while it takes one publish, beside a fresh one running only the bare Worker
  * that puts the same body into KV (bound: growth at most the bare Worker's plus the body's
  * size). A fresh process per figure, as a peak only grows. Before the measured publish each
- * takes the same warm-up, a benign display model of 2 MB (`warmUp`): what any isolate that has
- * served one publish holds already (the check's compiled code, V8's young generation grown to
- * its working size, about 20 MiB whatever the body) is not counted as the body's.
+ * takes the warm-up of its shape, the same shape in a 2 MB body (`warmUps`, shapes.mjs
+ * `warmUpOf`): what an isolate that has served that shape once holds already (the code of the
+ * check's paths the shape runs, compiled once per isolate; V8's young generation grown to its
+ * working size, about 20 MiB whatever the body) is not counted as the body's.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,11 +19,17 @@ import { compatibilityDate } from '../lib/wrangler-toml.mjs'
 const VARS = { EXPORT_TTL_SECONDS: '600', ID_QUARANTINE_SECONDS: '3600' }
 
 /** Each body's growth under the service and under the bare KV put. */
-export async function publishMemory({ root, buildDir, token, highLimits, bodies, warmUp, log }) {
-  const setup = { buildDir, date: compatibilityDate(root), token, highLimits, warmUp }
+export async function publishMemory({ root, buildDir, token, highLimits, bodies, warmUps, log }) {
   const figures = {}
   for (const [name, body] of Object.entries(bodies)) {
     log(`adversarial memory: a fresh workerd per publish (${name}) and per bare KV put`)
+    const setup = {
+      buildDir,
+      date: compatibilityDate(root),
+      token,
+      highLimits,
+      warmUp: warmUps[name],
+    }
     figures[name] = {
       bytes: body.length,
       subject: await growthOf(setup, 'service', body),

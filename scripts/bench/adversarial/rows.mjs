@@ -1,7 +1,7 @@
 /**
  * The adversarial section's rows: each slow shape's publish time against the benign 24 MiB
  * publish of the same run (target at most 2x, median), and its memory against a bare KV put of
- * the same body in the same run, both after the same warm-up publish (memory.mjs).
+ * the same body in the same run, both after the same warm-up: its shape in 2 MB (memory.mjs).
  */
 import { ms, row, verdict } from '../lib/rows.mjs'
 import { BENIGN, BENIGN_OF, BENIGN_SMALL, SMALL_BYTES } from './shapes.mjs'

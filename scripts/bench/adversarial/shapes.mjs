@@ -100,24 +100,29 @@ export const nestedPassengersSmall = () => nestedPassengers(SMALL_BYTES)
 const TEXT = `{id:"minecraft:text_display",text:'"a"',Tags:["${P}_0"]}`
 const textSelector = `@e[type=text_display,tag=${P}_0,distance=..1,limit=1,sort=nearest]`
 
-export function deepText() {
+export function deepText(bytes = SHAPE_BYTES) {
   // 31 objects with a list inside: 62 levels, inside the top-level list: 63.
   const deep = `${'{"text":"a","extra":['.repeat(31)}"b"${']}'.repeat(31)}`
   const text = `[${Array(10).fill(deep).join(',')}]`
-  return model([TEXT], () => `data merge entity ${textSelector} {text:'${text}'}`, 10)
+  return model([TEXT], () => `data merge entity ${textSelector} {text:'${text}'}`, 10, bytes)
 }
 
-export function selectors() {
+export function selectors(bytes = SHAPE_BYTES) {
   const tags = 9000
   const part = `{id:"minecraft:item_display",Tags:[${Array.from({ length: tags }, (_, i) => `"${P}_${i}"`).join(',')}]}`
-  return model([part], (n) => {
-    const named = Array.from({ length: 20 }, (_, k) => `tag=${P}_${(n * 20 + k) % tags}`)
-    const selector = `@e[type=item_display,${named.join(',')},distance=..${n + 1},limit=1]`
-    return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:0}`
-  })
+  return model(
+    [part],
+    (n) => {
+      const named = Array.from({ length: 20 }, (_, k) => `tag=${P}_${(n * 20 + k) % tags}`)
+      const selector = `@e[type=item_display,${named.join(',')},distance=..${n + 1},limit=1]`
+      return `data merge entity ${selector} {transformation:${matrix(n)},interpolation_duration:0}`
+    },
+    100,
+    bytes,
+  )
 }
 
-export function nearFastPath() {
+export function nearFastPath(bytes = SHAPE_BYTES) {
   const tags = Array.from({ length: 1500 }, (_, k) => `"t${k}"`).join(',')
   return model(
     [itemDisplay(0)],
@@ -127,10 +132,11 @@ export function nearFastPath() {
       return `data merge entity ${selector} {transformation:${matrix(n)},Tags:[${tags},"a\\"b"]}`
     },
     10,
+    bytes,
   )
 }
 
-export function brackets() {
+export function brackets(bytes = SHAPE_BYTES) {
   const strings = Array.from({ length: 2500 }, (_, k) => `"[{[${k % 10}]}]"`).join(',')
   return model(
     [itemDisplay(0)],
@@ -139,10 +145,11 @@ export function brackets() {
       return `data merge entity ${selector} {Tags:[${strings}]}`
     },
     10,
+    bytes,
   )
 }
 
-export function deepSnbt() {
+export function deepSnbt(bytes = SHAPE_BYTES) {
   // Inside the command's compound and the list of lines (2 levels): a compound with a list
   // inside, 30 times, then one more compound: 63 levels in all.
   const deep = `${'{text:"a",extra:['.repeat(30)}{text:"b"}${']}'.repeat(30)}`
@@ -153,6 +160,7 @@ export function deepSnbt() {
       return `data merge entity ${selector} {CustomName:[${Array(12).fill(deep).join(',')}]}`
     },
     10,
+    bytes,
   )
 }
 
@@ -170,3 +178,12 @@ export const BENIGN = 'benign'
 export const BENIGN_SMALL = 'benignSmall'
 /** The benign model each shape is timed against: one of its size. */
 export const BENIGN_OF = { nestedPassengersSmall: BENIGN_SMALL }
+
+/** Each shape by name as a function of its body's size (the 2 MB rows: of their 24 MiB shape). */
+const SIZED = { [BENIGN]: benign, [BENIGN_SMALL]: benign, nestedPassengersSmall: nestedPassengers }
+
+/**
+ * The publish a shape's memory is measured after (memory.mjs): the same shape in a body of
+ * `SMALL_BYTES` (for the 2 MB rows, their very body).
+ */
+export const warmUpOf = (name) => (SIZED[name] ?? ADVERSARIAL_SHAPES[name])(SMALL_BYTES)

@@ -23,6 +23,7 @@ import {
   isNumberWord,
   isStringWord,
   pick,
+  acceptsShape,
   type CompoundType,
   type KeyTypes,
   type Shape,
@@ -31,68 +32,15 @@ import {
   MAX_SNBT_DEPTH,
   MAX_TEXT_CHARS,
   PLACEHOLDER,
-  READER_MARKERS,
   REFUSED_TEXT_MEMBERS,
 } from '../types/index.js'
 import type { SnbtValue } from './snbt-value.js'
+import { checkReaderMarkers, checkReaderSafe } from './reader-safety.js'
 import { checkSnbtText, readQuotedText } from './text.js'
 
 const ID = 'id'
 const TAGS = 'Tags'
 const PASSENGERS = 'Passengers'
-
-/**
- * Throws the `reader` refusal unless the raw text of a quoted string (between its quotes,
- * escapes as written) reads the same to a plugin's own reader as to the game's grammar: none of
- * `READER_MARKERS` (what a reader takes for an entity's start, in that order), then its brackets
- * `{}` `[]` balanced and nested within it (a reader that counts brackets blind to quotes sees
- * the same structure). `found`: the marker, or the first bracket that does not fit (an unclosed
- * one: the innermost).
- */
-export function checkReaderSafe(text: string, start: number, end: number): void {
-  // Most quoted strings (ids, numbers, textures) hold no bracket and no marker's first letter.
-  let i = start
-  while (i < end && !MAY_MATTER[text.charCodeAt(i)]) i++
-  if (i === end) return
-  checkReaderMarkers(text, start, end)
-  // The brackets open within the string, innermost last: 1 for `{`, 2 for `[`.
-  let depth = 0
-  for (let at = i; at < end; at++) {
-    const unit = text.charCodeAt(at)
-    if (unit === 0x7b || unit === 0x5b) {
-      if (depth === OPEN.length) OPEN = growStack(OPEN)
-      OPEN[depth++] = unit === 0x7b ? 1 : 2
-    } else if (unit === 0x7d || unit === 0x5d) {
-      if (depth === 0 || OPEN[--depth] !== (unit === 0x7d ? 1 : 2)) {
-        throw new UnsafeContent('reader', unit === 0x7d ? '}' : ']')
-      }
-    }
-  }
-  if (depth > 0) throw new UnsafeContent('reader', OPEN[depth - 1] === 1 ? '{' : '[')
-}
-
-/** The markers part of `checkReaderSafe`: its brackets are known to balance. */
-function checkReaderMarkers(text: string, start: number, end: number): void {
-  const raw = text.slice(start, end)
-  for (const marker of READER_MARKERS) {
-    if (raw.includes(marker)) throw new UnsafeContent('reader', marker)
-  }
-}
-
-/** The bracket stack of `checkReaderSafe`, kept between calls (one check at a time). */
-let OPEN: Uint8Array = new Uint8Array(64)
-
-function growStack(stack: Uint8Array): Uint8Array {
-  const grown = new Uint8Array(stack.length * 2)
-  grown.set(stack)
-  return grown
-}
-
-/** The first characters of brackets and of `READER_MARKERS`. */
-const MAY_MATTER = new Uint8Array(0x10000)
-for (const char of ['{', '[', '}', ']', ...READER_MARKERS.map((marker) => marker[0]!)]) {
-  MAY_MATTER[char.charCodeAt(0)] = 1
-}
 
 /** Whether a UTF-16 unit may sit in an unquoted word (the game's `isAllowedInUnquotedString`). */
 function isWordUnit(unit: number): boolean {
@@ -670,20 +618,37 @@ class SnbtParser {
       if (text[this.position] !== type.prefix) this.typeFault()
       this.position += 2
     }
+    // A list of strings (a part's `Tags`) may hold thousands, of one type: its reading by shape
+    // is found once per shape met, not dispatched again for each item.
+    const strings = type.of.kind === 'string' ? type.of : null
+    let lastShape: Shape | null = null
+    let accepted = false
     let count = 0
     this.spaces()
-    if (text[this.position] !== ']') {
+    if (text.charCodeAt(this.position) !== 0x5d) {
+      // The item's index is the path's last segment while it is read.
+      const path = this.path
+      const index = path.push(count) - 1
       for (;;) {
         this.spaces()
-        this.path.push(count)
+        path[index] = count
         if (type.kind === 'array' && this.shape() !== 'word') this.typeFault()
-        this.typed(type.of, depth + 1)
-        this.path.pop()
+        if (strings === null) this.typed(type.of, depth + 1)
+        else {
+          const shape = this.shape()
+          if (shape !== lastShape) {
+            lastShape = shape
+            accepted = acceptsShape(strings, shape)
+          }
+          if (!accepted) this.typeFault()
+          this.typedString(strings, shape)
+        }
         count++
         this.spaces()
-        if (text[this.position] === ']') break
+        if (text.charCodeAt(this.position) === 0x5d) break
         this.expect(',')
       }
+      path.pop()
     }
     this.position++
     if (type.length !== null && count !== type.length) this.typeFault()
@@ -873,8 +838,8 @@ class SnbtParser {
   /** A quoted string's value, after `checkReaderSafe` of its raw text (unless `readerSafe` is false). */
   private quoted(readerSafe = true): string {
     const text = this.text
-    const quoteChar = text[this.position]!
-    const quote = quoteChar.charCodeAt(0)
+    const quote = text.charCodeAt(this.position)
+    const quoteChar = quote === 0x22 ? '"' : "'"
     const start = this.position + 1
     let value = ''
     let from = start
@@ -898,8 +863,8 @@ class SnbtParser {
   /** A quoted string to its end, after `checkReaderSafe` of its raw text; no value built. */
   private skipQuoted(): void {
     const text = this.text
-    const quoteChar = text[this.position]!
-    const quote = quoteChar.charCodeAt(0)
+    const quote = text.charCodeAt(this.position)
+    const quoteChar = quote === 0x22 ? '"' : "'"
     const start = this.position + 1
     let from = start
     let backslash = this.backslashFrom(start)
