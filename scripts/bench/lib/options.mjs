@@ -101,6 +101,9 @@ function sectionConfig(quick, delays) {
     publish: {
       fixture: 'animated-80-displays',
       amount: quick ? 20 : 100,
+      piece: 20,
+      pieceRounds: quick ? 2 : 16,
+      warmupRounds: quick ? 1 : 2,
       connections: 4,
       rounds: quick ? 1 : 3,
     },

@@ -1,7 +1,7 @@
 /**
- * The `publish` section: publishes per second over HTTP against a KV put of the same bytes and
- * against `EXPORT_POLICY=off` (publishing.mjs), then ID allocation in a nearly full space
- * against a nearly empty one (allocation.mjs, on the shared `probe` Workers).
+ * The `publish` section: publishes per second and CPU per publish over HTTP against a KV put of
+ * the same bytes and against `EXPORT_POLICY=off` (publishing.mjs), then ID allocation in a nearly
+ * full space against a nearly empty one (allocation.mjs, on the shared `probe` Workers).
  * Figures: `publish`, `alloc`.
  */
 import { allocation, allocationRows } from './allocation.mjs'

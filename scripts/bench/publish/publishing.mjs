@@ -4,13 +4,22 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { interleave, median, pairedRatio } from '../lib/stats.mjs'
+import { interleave, median, pairedRatio, times } from '../lib/stats.mjs'
 import { cleanRuns, kb, ms, row } from '../lib/rows.mjs'
 import { EDITOR_EXPORTS_PATH } from '../../../src/contract/routes.ts'
 
-/** Publishes per second over HTTP, against storing the same bytes in KV directly. */
+/**
+ * Publishes per second and workerd's CPU per publish over HTTP, against storing the same bytes
+ * in KV directly and against the service without the display-model check. The three take the
+ * same warm-up, `warmupRounds` rounds as measured but untimed; then `pieceRounds` rounds of
+ * `piece` publishes to each, in turns whose order rotates every round: a piece lasts a few tenths
+ * of a second, so a burst of load from the machine's other tenants falls on neighbouring pieces of
+ * every case rather than on one case's run. A ratio is the median of the rounds' ratios: the warm-up
+ * is what the check's code needs to be optimized (its first publishes cost twice the later ones),
+ * and the rounds what a piece's 10 ms steps of /proc CPU need to average out.
+ */
 export async function publishing({ urls, runLoad, fixtures, config, token }) {
-  const { fixture: name, amount, connections, rounds } = config
+  const { fixture: name, connections, piece, pieceRounds, warmupRounds } = config
   const body = readFileSync(join(fixtures, `${name}.json`))
   const headers = { 'Content-Type': 'application/json' }
   const loads = {
@@ -28,18 +37,21 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
       expect: 201,
     },
   }
-  const load = (name, n) =>
+  const names = Object.keys(loads)
+  const load = (name) =>
     runLoad({
       url: loads[name].url,
       method: 'POST',
       connections,
-      amount: n,
+      amount: piece,
       request: () => ({ path: loads[name].path, headers: loads[name].headers, body }),
     })
-  for (const name of Object.keys(loads)) await load(name, connections * 2)
-  const runs = await interleave(Object.keys(loads), rounds, (name) => load(name, amount))
+  await interleave(names, warmupRounds, load)
+  const runs = await interleave(names, pieceRounds, load)
   const summary = {}
   for (const [name, list] of Object.entries(runs)) {
+    const requests = list.reduce((sum, r) => sum + r.requests, 0)
+    const cpuMs = list.reduce((sum, r) => sum + r.serverCpuMs, 0)
     const wrong = list.reduce(
       (sum, r) => sum + r.requests - (r.statuses[loads[name].expect] ?? 0) + r.errors,
       0,
@@ -48,30 +60,32 @@ export async function publishing({ urls, runLoad, fixtures, config, token }) {
       rps: median(list.map((r) => r.rps)),
       p50: median(list.map((r) => r.p50)),
       p99: median(list.map((r) => r.p99)),
-      cpuMicros: median(list.map((r) => r.serverCpuMicrosPerRequest)),
+      // Over all rounds: a piece's CPU is read from /proc in 10 ms steps, a tenth of a piece's.
+      cpuMicros: (cpuMs * 1000) / requests,
       unexpected: wrong,
       rounds: list,
     }
   }
+  const rps = (name) => runs[name].map((r) => r.rps)
+  const cpu = (name) => runs[name].map((r) => r.serverCpuMicrosPerRequest)
   return {
     fixture: name,
     bytes: body.length,
     summary,
-    ratio: pairedRatio(
-      runs.publish.map((r) => r.rps),
-      runs['KV put baseline'].map((r) => r.rps),
-    ),
-    checkRatio: pairedRatio(
-      runs.publish.map((r) => r.rps),
-      runs['EXPORT_POLICY=off'].map((r) => r.rps),
-    ),
+    ratio: pairedRatio(rps('publish'), rps('KV put baseline')),
+    checkRatio: pairedRatio(rps('publish'), rps('EXPORT_POLICY=off')),
+    checkCpuRatio: pairedRatio(cpu('publish'), cpu('EXPORT_POLICY=off')),
   }
 }
 
-/** Publishing with the display-model check may cost at most a fifth of its speed. */
-const CHECK_TARGET = 0.8
+/**
+ * What the display-model check may cost a publish: a fifth of its rate, so 1.25x its CPU. The
+ * row holds the CPU, since on two cores shared with the load generator and other tenants the rate
+ * moves with them, while workerd's CPU per publish is what bounds a Worker's rate.
+ */
+const CHECK_CPU_TARGET = 1.25
 
-/** The section's table row: publishes over HTTP beside a KV put of the body. */
+/** The section's table rows: publishes over HTTP beside a KV put of the body, and without the check. */
 export function publishingRows(r) {
   if (!r.publish) return []
   const p = r.publish.summary
@@ -90,13 +104,13 @@ export function publishingRows(r) {
     row(
       'publish',
       `POST ${EDITOR_EXPORTS_PATH}, ${r.publish.fixture}: the display-model check / EXPORT_POLICY=off`,
-      pubs(p.publish),
+      `${pubs(p.publish)} (req/s ${times(r.publish.checkRatio)})`,
       `EXPORT_POLICY=off: ${pubs(p['EXPORT_POLICY=off'])}`,
-      r.publish.checkRatio,
-      `>= ${CHECK_TARGET.toFixed(2)}x`,
+      r.publish.checkCpuRatio,
+      `CPU/req <= ${CHECK_CPU_TARGET.toFixed(2)}x (req/s >= 0.80x)`,
       !cleanRuns(p, 'publish', 'EXPORT_POLICY=off')
         ? 'FAIL'
-        : r.publish.checkRatio >= CHECK_TARGET
+        : r.publish.checkCpuRatio <= CHECK_CPU_TARGET
           ? 'yes'
           : 'no',
     ),
