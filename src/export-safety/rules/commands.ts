@@ -159,6 +159,7 @@ export class CommandCheck {
       if (selector.includes('\\')) return false
       const own = this.ownPartType(selector)
       if (own === null) return false
+      this.selectorTypes.setBytes(document, shift + selectorStart, shift + selectorEnd, own)
       type = own
     }
     const compound = PLAIN_COMPOUND[type]
@@ -172,9 +173,7 @@ export class CommandCheck {
    */
   private ownPartType(selector: string): PartType | null {
     try {
-      const type = checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
-      this.keep(selector, type)
-      return type
+      return checkOwnPartSelector(selector, this.ownTags, this.tagOfModel())
     } catch (error) {
       if (error instanceof UnsafeContent) return null
       throw error

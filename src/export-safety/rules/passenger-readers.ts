@@ -36,7 +36,8 @@ export class GrammarPassengers {
   /** How many entities of each display type the grammar read, and of all of them. */
   readonly typeCounts = new Map<string, number>()
   entities = 0
-  private readonly leaves: boolean
+  /** Whether sanscraft-bde may flatten the string (`mayNest`): searched once for both readings. */
+  readonly nests: boolean
   /** The display types met, by their index in `leafData`. */
   private readonly types: PartType[] = []
   /**
@@ -51,7 +52,7 @@ export class GrammarPassengers {
   private lastEnd = -1
 
   constructor(text: string) {
-    this.leaves = mayNest(text)
+    this.nests = mayNest(text)
   }
 
   /** The compound `[start, end)` of type `type`, as `forEachCompound` hands it over. */
@@ -59,7 +60,7 @@ export class GrammarPassengers {
     this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + 1)
     this.entities++
     if (!nested) this.compounds.push({ start, end, type })
-    if (this.leaves && this.lastEnd <= start) this.addLeaf(compound, start, end, type)
+    if (this.nests && this.lastEnd <= start) this.addLeaf(compound, start, end, type)
     this.lastEnd = end
   }
 
@@ -142,7 +143,7 @@ function refuse(reader: string): never {
 function readsAsSansCraft(text: string, grammar: GrammarPassengers, keyTypes: KeyTypes): boolean {
   const compounds = grammar.compounds
   // The compounds are joined by bare commas from end to end (SuperBlocksDisplays' reading).
-  if (!mayNest(text))
+  if (!grammar.nests)
     return cutsBetween(
       text,
       compounds.map((compound) => compound.end),

@@ -53,7 +53,10 @@ function valuePattern(type: ValueType, depth = 0): string | null {
   switch (type.kind) {
     case 'number': {
       if (type.min !== null || type.max !== null) return null
-      const suffixes = [...type.suffixes].filter((suffix) => /^[fFdD]?$/.test(suffix))
+      // The empty suffix last: tried first, it would fail at the word's end of every `0.5f`.
+      const suffixes = [...type.suffixes]
+        .filter((suffix) => /^[fFdD]?$/.test(suffix))
+        .sort((a, b) => Number(a === '') - Number(b === ''))
       const exponent = suffixes.filter((suffix) => suffix !== '').join('|')
       if (!type.integer) {
         return `${FLOAT_WORD}(?:[eE][-+]?[0-9]+(?:${exponent})|(?:${suffixes.join('|')}))${WORD_END}`

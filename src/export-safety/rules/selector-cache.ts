@@ -44,6 +44,8 @@ export class SelectorCache<T> {
   private readonly max: number
   private readonly maxChars: number
   private chars = 0
+  /** The index of the selector `getBytes` found or `set` kept last; -1 before any. */
+  private lastFound = -1
 
   /** Keeps at most `max` selectors, of `maxChars` characters in all. */
   constructor(max: number, maxChars: number) {
@@ -81,8 +83,18 @@ export class SelectorCache<T> {
    * `get`'s `plainOnly`.
    */
   getBytes(document: DataView, from: number, to: number): T | undefined {
-    const hash = hashOfBytes(document, from, to)
     const length = to - from
+    // Every frame names the model's parts in the same order: the selector kept after the one
+    // found last is compared first, with no hash made.
+    const next = this.lastFound + 1
+    if (next < this.lengths.length && this.lengths[next] === length) {
+      const start = this.byteStarts[next]!
+      if (start >= 0 && sameBytes(document, from, this.bytes, start, length)) {
+        this.lastFound = next
+        return this.verdicts[next]
+      }
+    }
+    const hash = hashOfBytes(document, from, to)
     let index = this.firstOfHash.get(hash) ?? -1
     while (index >= 0) {
       const start = this.byteStarts[index]!
@@ -91,6 +103,7 @@ export class SelectorCache<T> {
         this.lengths[index] === length &&
         sameBytes(document, from, this.bytes, start, length)
       ) {
+        this.lastFound = index
         return this.verdicts[index]
       }
       index = this.nextOfHash[index]!
@@ -100,22 +113,53 @@ export class SelectorCache<T> {
 
   /** Keeps the verdict of `selector`, while there is room. */
   set(selector: string, verdict: T): void {
-    if (this.lengths.length >= this.max || this.chars + selector.length > this.maxChars) return
-    const hash = hashOf(selector, 0, selector.length, false)
-    const first = this.firstOfHash.get(hash) ?? -1
-    let count = 0
-    for (let index = first; index >= 0; index = this.nextOfHash[index]!) count++
-    if (count >= MAX_PER_HASH) return
+    const length = selector.length
+    const first = this.firstToKeep(hashOf(selector, 0, length, false), length)
+    if (first === null) return
     const index = this.lengths.length
-    this.firstOfHash.set(hash, index)
     const start = this.keepBytes(selector)
     // A copy of its own: a selector cut from a larger text would keep all of that text.
     if (start < 0) this.strings.set(index, internalized(selector))
+    this.push(start, length, verdict, first)
+  }
+
+  /**
+   * `set` of the selector whose characters are the bytes `[from, to)` of `document`, one byte
+   * each (ASCII, no backslash: as `getBytes` finds it): copied as they stand, with the hash of
+   * `getBytes`, the same for the same characters.
+   */
+  setBytes(document: DataView, from: number, to: number, verdict: T): void {
+    const length = to - from
+    const first = this.firstToKeep(hashOfBytes(document, from, to), length)
+    if (first === null) return
+    const start = this.room(length)
+    new Uint8Array(this.bytes.buffer, start, length).set(
+      new Uint8Array(document.buffer, document.byteOffset + from, length),
+    )
+    this.push(start, length, verdict, first)
+  }
+
+  /**
+   * The first selector kept of `hash` (-1: none), or null when a selector of `length`
+   * characters and that hash finds no room; the new one becomes the hash's first.
+   */
+  private firstToKeep(hash: number, length: number): number | null {
+    if (this.lengths.length >= this.max || this.chars + length > this.maxChars) return null
+    const first = this.firstOfHash.get(hash) ?? -1
+    let count = 0
+    for (let index = first; index >= 0; index = this.nextOfHash[index]!) count++
+    if (count >= MAX_PER_HASH) return null
+    this.firstOfHash.set(hash, this.lengths.length)
+    return first
+  }
+
+  private push(start: number, length: number, verdict: T, nextOfHash: number): void {
+    this.lastFound = this.lengths.length
     this.byteStarts.push(start)
-    this.lengths.push(selector.length)
-    this.chars += selector.length
+    this.lengths.push(length)
+    this.chars += length
     this.verdicts.push(verdict)
-    this.nextOfHash.push(first)
+    this.nextOfHash.push(nextOfHash)
   }
 
   /** Copies `selector` into `bytes` when it is ASCII without a backslash: where; else -1. */
@@ -124,16 +168,22 @@ export class SelectorCache<T> {
       const unit = selector.charCodeAt(at)
       if (unit >= 0x80 || unit === BACKSLASH) return -1
     }
-    if (this.byteCount + selector.length > this.bytes.byteLength) {
-      const larger = new Uint8Array(2 * (this.byteCount + selector.length))
+    const start = this.room(selector.length)
+    for (let at = 0; at < selector.length; at++) {
+      this.bytes.setUint8(start + at, selector.charCodeAt(at))
+    }
+    return start
+  }
+
+  /** Where `length` more bytes go in `bytes`, taken (a full store replaced by a larger one). */
+  private room(length: number): number {
+    if (this.byteCount + length > this.bytes.byteLength) {
+      const larger = new Uint8Array(2 * (this.byteCount + length))
       larger.set(new Uint8Array(this.bytes.buffer, 0, this.byteCount))
       this.bytes = new DataView(larger.buffer)
     }
     const start = this.byteCount
-    for (let at = 0; at < selector.length; at++) {
-      this.bytes.setUint8(start + at, selector.charCodeAt(at))
-    }
-    this.byteCount += selector.length
+    this.byteCount += length
     return start
   }
 }
