@@ -68,6 +68,23 @@ describe('the selector verdicts a check keeps', () => {
     }
   })
 
+  it('take the selector kept after the last one found only when it is the same', () => {
+    // Frames name parts in one order, so the check compares the next kept selector first.
+    const tags = ['a', 'b', 'c'].map((name) => `${PLACEHOLDER}_${name}`)
+    const stranger = `${PLACEHOLDER}_x`
+    const check = new CommandCheck(new Set(tags), PLACEHOLDER)
+    for (const tag of tags) expect(fastPath(check, commandOf(tag))).toBe(true)
+    // After `a`, `b` is compared first: a selector of its length but not its characters is
+    // checked on its own, whichever kept one follows.
+    expect(fastPath(check, commandOf(tags[0]!))).toBe(true)
+    expect(fastPath(check, commandOf(stranger))).toBe(false)
+    expect(frameRefusal(check, commandOf(stranger))).toBe('selector')
+    for (const tag of [tags[2]!, tags[0]!, tags[1]!, tags[1]!]) {
+      expect(fastPath(check, commandOf(tag))).toBe(true)
+    }
+    expect(fastPath(check, commandOf(stranger))).toBe(false)
+  })
+
   it('never take a JSON spelling for the decoded selector it reads like', () => {
     // The part's tag is `t\\0` (two backslashes); `t\0` (one) is no tag of the model, and JSON
     // spells it `t\\0`, character for character the kept selector.
