@@ -302,16 +302,16 @@ function selectorArguments(selector: string): string[] {
   let depth = 0
   let start = 3
   for (let i = 3; i < selector.length; i++) {
-    const char = selector.charCodeAt(i)
-    if (char === 0x5b) depth++
-    else if (char === 0x5d) {
+    const char = selector[i]
+    if (char === '[') depth++
+    else if (char === ']') {
       if (depth === 0) {
         if (i !== selector.length - 1) throw new UnsafeContent('selector', selector)
         if (i > start || found.length > 0) found.push(selector.slice(start, i))
         return found
       }
       depth--
-    } else if (char === 0x2c && depth === 0) {
+    } else if (char === ',' && depth === 0) {
       found.push(selector.slice(start, i))
       start = i + 1
     }
