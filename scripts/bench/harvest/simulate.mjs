@@ -129,6 +129,9 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
           },
         })
         log(`harvest:   ${mixedBrief(r)}`)
+        if (r.storageFailures > 0) {
+          log(`harvest:   FAIL: ${r.storageFailures} storage 503s (open files?): the row fails`)
+        }
         out.mixedBursts.push(r)
       }
     }
@@ -203,6 +206,7 @@ function mixedBrief(r) {
     `${Math.round(r.settledPerHour)} settled/hour (${r.livePerHour.toFixed(2)} live) over ` +
     `${(r.spanMs / HOUR_MS).toFixed(1)} h, ` +
     `live IDs ${share(r.live)}, guesses ${share(r.guesses)} (${JSON.stringify(r.guesses.statuses)}), ` +
+    `z ${r.z.pooled.toFixed(1)} pooled, ${r.z.within.toFixed(1)} within, ` +
     `${r.bursts} network bursts, ${r.realSeconds.toFixed(0)} s; ` +
     `plugin beside: ${JSON.stringify(r.bystander.statuses)}`
   )
