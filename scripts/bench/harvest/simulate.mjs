@@ -113,11 +113,13 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
     out.mixedBursts = []
     for (const block of BLOCKS) {
+      let firstNetwork = 0
       for (const networks of NETWORK_COUNTS) {
         log(`harvest: ${block.what(networks)}, mixed bursts`)
         const r = await mixedBurstHour(service, {
           block,
           networks,
+          firstNetwork,
           start: nextStart(),
           live: live.slice(2),
           budgets,
@@ -128,6 +130,7 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
             durationMs: HOUR_MS,
           },
         })
+        firstNetwork += networks
         log(`harvest:   ${mixedBrief(r)}`)
         if (r.storageFailures > 0) {
           log(`harvest:   FAIL: ${r.storageFailures} storage 503s (open files?): the row fails`)
