@@ -63,10 +63,9 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     let live = await publishLive(service, log)
     let paths = pathsOf(live)
     /**
-     * A new service (a new Miniflare, its storage empty) with its own live exports. Miniflare's
-     * own eviction is off (service.mjs), so every object a run makes keeps its SQLite files open
-     * until the process ends, and workerd may hold 20,000: without a new process before each run
-     * of the mixed bursts, their biggest runs got storage `503`s for new clients.
+     * A new service (a new Miniflare, its storage empty) with its own live exports. Run in the one
+     * service after the others, the biggest mixed bursts got storage `503`s for new clients (with
+     * Miniflare's own eviction off, service.mjs, objects close only when the bench evicts them).
      */
     const restart = async () => {
       ended.push({ ...service.stats, incidents: { ...service.incidents } })
