@@ -44,17 +44,22 @@ function count(t, status) {
   return kind
 }
 
-/** Random six-digit IDs from a seeded generator (mulberry32): the same guesses every run. */
-export function guesser(seed) {
+/** A seeded generator of numbers in [0, 1) (mulberry32): the same draws every run. */
+export function seededRandom(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
     let t = a
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    return `/server-api?id=${FIRST_ID + Math.floor(r * ID_SPACE)}`
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+/** Random six-digit IDs from a seeded generator: the same guesses every run. */
+export function guesser(seed) {
+  const random = seededRandom(seed)
+  return () => `/server-api?id=${FIRST_ID + Math.floor(random() * ID_SPACE)}`
 }
 
 /** A sequential stream over `addresses` (cycled), from `start`; `pacer` optional. */

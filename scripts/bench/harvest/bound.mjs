@@ -63,26 +63,52 @@ export function harvestBound({ networks, budgets, liveFraction }) {
   }
 }
 
+/** How many standard errors apart two refusal shares must be to count as a leak. */
+const LEAK_Z = 3
+
 /**
- * Whether two shares of requests refused differ beyond chance: a two-proportion z-test at 3
- * standard errors. `a` and `b` are `{ requests, refused }`.
+ * How far apart two shares of requests refused are, in standard errors (a two-proportion
+ * z-test; 0 when nothing can differ). `a` and `b` are `{ requests, refused }`.
  */
-export function refusalsDiffer(a, b) {
-  if (a.requests === 0 || b.requests === 0) return false
+function pooledZ(a, b) {
+  if (a.requests === 0 || b.requests === 0) return 0
   const pooled = (a.refused + b.refused) / (a.requests + b.requests)
-  if (pooled === 0 || pooled === 1) return false
+  if (pooled === 0 || pooled === 1) return 0
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.requests + 1 / b.requests))
-  return Math.abs(a.refused / a.requests - b.refused / b.requests) > 3 * se
+  return (a.refused / a.requests - b.refused / b.requests) / se
+}
+
+/**
+ * The same comparison made within strata, each one address at one moment (a burst), and added
+ * up (the Cochran-Mantel-Haenszel statistic, in standard errors): whether a live ID is refused
+ * at another rate than a guess sent from the same client at the same time. A refusal may follow
+ * a client's history (its misses, the isolate that saw them); within a stratum that history is
+ * the same for both, so only the ID can make them differ. `strata` is an iterable of
+ * `{ live, guesses }`, each `{ requests, refused }`.
+ */
+function withinZ(strata) {
+  let excess = 0
+  let variance = 0
+  for (const { live, guesses } of strata) {
+    const n = live.requests + guesses.requests
+    const refused = live.refused + guesses.refused
+    if (live.requests === 0 || guesses.requests === 0 || refused === 0 || refused === n) continue
+    excess += live.refused - (live.requests * refused) / n
+    variance += (live.requests * guesses.requests * refused * (n - refused)) / (n * n * (n - 1))
+  }
+  return variance === 0 ? 0 : excess / Math.sqrt(variance)
 }
 
 /**
  * The IDs the guesses of a run settled: each answered `200` or a miss settles its ID; a refused
  * guess settles nothing, unless requests for IDs known to be live were refused at another rate
- * than the guesses (almost all dead): then a refusal says "probably dead" as a `404` would, and
+ * than the guesses (almost all dead), over the run (`pooledZ`) or within an address at one
+ * moment (`withinZ` over `strata`): then a refusal says "probably dead" as a `404` would, and
  * the refused guesses count as settled too. `live` and `guesses` are `{ requests, answered,
  * refused }`.
  */
-export function settledIds({ live, guesses }) {
-  const leak = refusalsDiffer(live, guesses)
-  return { leak, settled: guesses.answered + (leak ? guesses.refused : 0) }
+export function settledIds({ live, guesses, strata = [] }) {
+  const z = { pooled: pooledZ(live, guesses), within: withinZ(strata) }
+  const leak = Math.abs(z.pooled) > LEAK_Z || Math.abs(z.within) > LEAK_Z
+  return { leak, z, settled: guesses.answered + (leak ? guesses.refused : 0) }
 }

@@ -9,7 +9,7 @@
  * measure a refusal rate on): if they are refused at another rate than the guesses, a refused
  * guess is as good as a `404`.
  */
-import { guesser, kindOf } from './actors.mjs'
+import { guesser, kindOf, seededRandom } from './actors.mjs'
 import { sixtyFoursOf } from './attackers.mjs'
 import { averagedSpanMs, harvestBound, settledIds } from './bound.mjs'
 
@@ -20,8 +20,22 @@ export const NETWORK_COUNTS = [1, 4, 12, 32]
  * budget is 300 an hour), all at once.
  */
 export const NETWORK_BURST = 320
-/** One request in this many of a burst is for a live ID. */
+/**
+ * One request in this many of a burst is for a live ID, at places drawn anew for each burst
+ * (seeded): at fixed places, which client sends a live ID, and through which isolate, repeated
+ * from burst to burst, and a refusal that follows a client's history (its misses, the isolate
+ * that saw them) looked like one that follows the ID.
+ */
 export const LIVE_EVERY = 5
+/**
+ * The addresses each network sends from (IPv4 addresses of its /24, /64s of its /48), in turn:
+ * 5 requests each in a burst, 15 in an hour's three bursts, under a client's miss budget (30 an
+ * hour), while the network's clients together could miss 1,920 times an hour against its budget
+ * of 300: the network level holds the bursts. Not more: each is a Durable Object of its own, in
+ * Miniflare a SQLite database with about three files open, and the process may hold 20,000 (32
+ * networks of 254 addresses needed about 23,600, and new clients' requests got storage `503`s).
+ */
+export const ADDRESSES_PER_NETWORK = 64
 /**
  * Between two bursts of a network, in ms of simulated time: three an hour at most. The first
  * burst and the refusals' leak decide what an hour settles (a network's budget lasts the hour);
@@ -31,20 +45,32 @@ export const BURST_GAP_MS = 1_200_000
 /** The smallest burst: a few live IDs among the guesses, to see whether refusals differ. */
 const LEAST_BURST = 2 * LIVE_EVERY
 
-/** The two wide blocks: a network's addresses, and a plugin server in a network of its own. */
+/**
+ * The /48 index (in 2001:db8::/32) of the mixed bursts' first /48: past every /48 the attackers
+ * of the first rows use (the /44's 0-15, the /40's samples up to 240, the /32's multiples of 4,096).
+ */
+const FIRST_48 = 0x1001
+
+/**
+ * The two wide blocks: network `n`'s addresses, and a plugin server in a network of its own.
+ * Each run takes networks no earlier run of the section used (`firstNetwork`): an object used again
+ * days later holds its lapsed records, with an alarm the bench dropped between runs
+ * (README.md#what-is-simulated) that runs only at its next step, after the first burst, and a
+ * network so reused got 736 of 768 guesses answered in the hour, where a new one got 492 (and one
+ * used again after its alarms ran, 486).
+ */
 export const BLOCKS = [
   {
     label: 'ipv4-16',
     what: (k) => `${k} /24${k === 1 ? '' : 's'} of one IPv4 /16`,
-    // 254 addresses of each /24, cycled.
-    addresses: (n) => Array.from({ length: 254 }, (_, h) => `100.80.${n}.${1 + h}`),
+    addresses: (n) =>
+      Array.from({ length: ADDRESSES_PER_NETWORK }, (_, h) => `100.80.${n}.${1 + h}`),
     bystander: '100.80.200.10',
   },
   {
     label: 'ipv6-32',
     what: (k) => `${k} /48${k === 1 ? '' : 's'} of one IPv6 /32`,
-    // 256 /64s of each /48, cycled (attackers.mjs says why a sample).
-    addresses: (n) => sixtyFoursOf(n),
+    addresses: (n) => sixtyFoursOf(FIRST_48 + n).slice(0, ADDRESSES_PER_NETWORK),
     bystander: '2001:db8:ffff:1::10',
   },
 ]
@@ -57,6 +83,9 @@ export const BLOCKS = [
  */
 const tally = () => ({ requests: 0, answered: 0, refused: 0, statuses: {} })
 
+/** Storage's `503` (src/http/errors.ts): `Retry-After` 1 s, where the limiter's is 5 s. */
+const isStorageFailure = (status, retryAfter) => status === 503 && retryAfter === 1
+
 function count(t, status, code, retryAfter) {
   t.requests++
   const coded = code === '' ? String(status) : `${status} ${code}`
@@ -67,14 +96,24 @@ function count(t, status, code, retryAfter) {
   else if (kind === 'refused') t.refused++
 }
 
+/** `count` of the places `0 .. size - 1`, drawn with `random`. */
+function places(size, count, random) {
+  const all = Array.from({ length: size }, (_, i) => i)
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (size - i))
+    ;[all[i], all[j]] = [all[j], all[i]]
+  }
+  return new Set(all.slice(0, count))
+}
+
 /**
  * One network's part: bursts at once from `addresses` in turn, one request in `LIVE_EVERY` for a
- * live ID, `BURST_GAP_MS` apart (or when the shortest `Retry-After` ends, if the whole burst was
+ * live ID (at places drawn with `random`), `BURST_GAP_MS` apart (or when the shortest `Retry-After` ends, if the whole burst was
  * refused). The first burst is `NETWORK_BURST`; then, as an attacker that reads its answers
  * would: the whole `NETWORK_BURST` while refusals leak (the attack's figures so far, all its
  * networks), else twice what the last burst got answered, at least `LEAST_BURST`.
  */
-function networkAttacker({ addresses, livePaths, guess, start, figures }) {
+function networkAttacker({ addresses, livePaths, guess, random, start, figures }) {
   let next = 0
   let size = NETWORK_BURST
   let sent = []
@@ -83,23 +122,32 @@ function networkAttacker({ addresses, livePaths, guess, start, figures }) {
     due: start,
     requests() {
       figures.bursts++
-      sent = Array.from({ length: size }, (_, i) => i % LIVE_EVERY === 0)
-      return sent.map((live) => [
-        addresses[next++ % addresses.length],
-        live ? livePaths[next % livePaths.length] : guess(),
+      const live = places(size, Math.ceil(size / LIVE_EVERY), random)
+      sent = Array.from({ length: size }, (_, i) => ({
+        live: live.has(i),
+        address: addresses[next++ % addresses.length],
+      }))
+      return sent.map(({ live, address }, i) => [
+        address,
+        live ? livePaths[(next + i) % livePaths.length] : guess(),
       ])
     },
     answered(now, answers) {
       let answered = 0
       let retryAfter = Infinity
       answers.forEach(([status, wait, code], i) => {
-        count(sent[i] ? figures.live : figures.guesses, status, code, wait)
-        if (status === 200 && !sent[i]) figures.found++
+        const { live, address } = sent[i]
+        count(live ? figures.live : figures.guesses, status, code, wait)
+        const key = `${now} ${address}`
+        if (!figures.strata.has(key)) figures.strata.set(key, { live: tally(), guesses: tally() })
+        count(figures.strata.get(key)[live ? 'live' : 'guesses'], status, code, wait)
+        if (isStorageFailure(status, wait)) figures.storageFailures++
+        if (status === 200 && !live) figures.found++
         const kind = kindOf(status)
         if (kind === 'hit' || kind === 'miss') answered++
         if (kind === 'refused') retryAfter = Math.min(retryAfter, Math.max(1, wait))
       })
-      const { leak } = settledIds(figures)
+      const { leak } = settledIds({ ...figures, strata: figures.strata.values() })
       size = leak ? NETWORK_BURST : Math.min(NETWORK_BURST, Math.max(LEAST_BURST, 2 * answered))
       this.due = now + (answered > 0 ? BURST_GAP_MS : Math.max(BURST_GAP_MS, retryAfter * 1000))
     },
@@ -110,21 +158,38 @@ function networkAttacker({ addresses, livePaths, guess, start, figures }) {
  * An hour of `networks` networks of `block` bursting together from `start`, with a plugin
  * server (`bystander(address, start)`, counted for the hour) in another network of the block.
  */
-export async function mixedBurstHour(service, { block, networks, start, live, budgets, hour }) {
+export async function mixedBurstHour(
+  service,
+  { block, networks, firstNetwork, start, live, budgets, hour },
+) {
   const { runActors, bystander: bystanderOf, liveFraction, durationMs } = hour
-  const figures = { bursts: 0, found: 0, live: tally(), guesses: tally() }
+  const figures = {
+    bursts: 0,
+    found: 0,
+    live: tally(),
+    guesses: tally(),
+    strata: new Map(),
+    storageFailures: 0,
+  }
   const guess = guesser(0xb0257 + networks)
   const livePaths = live.map((id) => `/server-api?id=${id}`)
   const attackers = Array.from({ length: networks }, (_, n) =>
-    networkAttacker({ addresses: block.addresses(n), livePaths, guess, start, figures }),
+    networkAttacker({
+      addresses: block.addresses(firstNetwork + n),
+      livePaths,
+      guess,
+      random: seededRandom(0x11fe0000 + networks * 1000 + n),
+      start,
+      figures,
+    }),
   )
   const bystander = bystanderOf(block.bystander, start)
   const { realSeconds } = await runActors(service, [...attackers, bystander], {
     start,
     durationMs,
   })
-  const { leak, settled } = settledIds(figures)
-  const heads = Array.from({ length: networks }, (_, n) => block.addresses(n)[0])
+  const { leak, z, settled } = settledIds({ ...figures, strata: figures.strata.values() })
+  const heads = Array.from({ length: networks }, (_, n) => block.addresses(firstNetwork + n)[0])
   const spanMs = averagedSpanMs(attackers, start, durationMs, await service.penaltyUntil(heads))
   const perHour = 3_600_000 / spanMs
   return {
@@ -136,6 +201,9 @@ export async function mixedBurstHour(service, { block, networks, start, live, bu
     guesses: figures.guesses,
     found: figures.found,
     leak,
+    z,
+    addressesPerNetwork: ADDRESSES_PER_NETWORK,
+    storageFailures: figures.storageFailures,
     spanMs,
     settledPerHour: settled * perHour,
     livePerHour: settled * perHour * liveFraction,

@@ -48,23 +48,31 @@ const EXPORT_BODY =
 
 /** Runs the section; returns plain figures (`harvestRows` turns them into rows). */
 export async function harvestBench({ root, buildDir, log = () => {} }) {
-  const service = await startService({
-    root,
-    buildDir,
-    vars: { EXPORT_TTL_SECONDS: String(EXPORT_TTL_SECONDS) },
-    log,
-  })
+  const start = () =>
+    startService({
+      root,
+      buildDir,
+      vars: { EXPORT_TTL_SECONDS: String(EXPORT_TTL_SECONDS) },
+      log,
+    })
+  let service = await start()
+  /** The figures of the services ended so far (`restart`). */
+  const ended = []
   const started = performance.now()
   try {
-    const live = []
-    while (live.length < LIVE_IDS) {
-      live.push(...(await service.publish(START - 600_000, 50, EXPORT_BODY)))
-    }
-    log(`harvest: ${live.length} live exports published`)
-    const paths = {
-      hit: `/server-api?id=${live[0]}`,
-      miss: '/server-api?id=999999',
-      expired: `/server-api?id=${live[1]}`,
+    let live = await publishLive(service, log)
+    let paths = pathsOf(live)
+    /**
+     * A new service (a new Miniflare, its storage empty) with its own live exports. Run in the one
+     * service after the others, the biggest mixed bursts got storage `503`s for new clients (with
+     * Miniflare's own eviction off, service.mjs, objects close only when the bench evicts them).
+     */
+    const restart = async () => {
+      ended.push({ ...service.stats, incidents: { ...service.incidents } })
+      await service.dispose()
+      service = await start()
+      live = await publishLive(service, log)
+      paths = pathsOf(live)
     }
     let runs = 0
     const nextStart = () => {
@@ -113,11 +121,14 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
     out.mixedBursts = []
     for (const block of BLOCKS) {
+      let firstNetwork = 0
       for (const networks of NETWORK_COUNTS) {
         log(`harvest: ${block.what(networks)}, mixed bursts`)
+        await restart()
         const r = await mixedBurstHour(service, {
           block,
           networks,
+          firstNetwork,
           start: nextStart(),
           live: live.slice(2),
           budgets,
@@ -128,7 +139,11 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
             durationMs: HOUR_MS,
           },
         })
+        firstNetwork += networks
         log(`harvest:   ${mixedBrief(r)}`)
+        if (r.storageFailures > 0) {
+          log(`harvest:   FAIL: ${r.storageFailures} storage 503s (open files?): the row fails`)
+        }
         out.mixedBursts.push(r)
       }
     }
@@ -139,12 +154,41 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
       path: paths.expired,
     })
     log(`harvest:   refused for ${out.callers.retrier.refusedSeconds} s`)
-    out.service = { ...service.stats, incidents: service.incidents }
+    out.service = added([...ended, { ...service.stats, incidents: service.incidents }])
     out.seconds = (performance.now() - started) / 1000
     return out
   } finally {
     await service.dispose()
   }
+}
+
+/** Publishes the live exports through the editor API; answers their IDs. */
+async function publishLive(service, log) {
+  const live = []
+  while (live.length < LIVE_IDS) {
+    live.push(...(await service.publish(START - 600_000, 50, EXPORT_BODY)))
+  }
+  log(`harvest: ${live.length} live exports published`)
+  return live
+}
+
+/** The paths the attackers' hours and the plugin servers ask for. */
+function pathsOf(live) {
+  return {
+    hit: `/server-api?id=${live[0]}`,
+    miss: '/server-api?id=999999',
+    expired: `/server-api?id=${live[1]}`,
+  }
+}
+
+/** The figures of several services (`stats` and `incidents`) added up. */
+function added(services) {
+  const sum = { incidents: {} }
+  for (const { incidents, ...stats } of services) {
+    for (const [k, v] of Object.entries(stats)) sum[k] = (sum[k] ?? 0) + v
+    for (const [k, v] of Object.entries(incidents)) sum.incidents[k] = (sum.incidents[k] ?? 0) + v
+  }
+  return sum
 }
 
 /** One attacker's hour with `strategy` over `units` of its units (all, or a spread sample). */
@@ -203,6 +247,7 @@ function mixedBrief(r) {
     `${Math.round(r.settledPerHour)} settled/hour (${r.livePerHour.toFixed(2)} live) over ` +
     `${(r.spanMs / HOUR_MS).toFixed(1)} h, ` +
     `live IDs ${share(r.live)}, guesses ${share(r.guesses)} (${JSON.stringify(r.guesses.statuses)}), ` +
+    `z ${r.z.pooled.toFixed(1)} pooled, ${r.z.within.toFixed(1)} within, ` +
     `${r.bursts} network bursts, ${r.realSeconds.toFixed(0)} s; ` +
     `plugin beside: ${JSON.stringify(r.bystander.statuses)}`
   )
