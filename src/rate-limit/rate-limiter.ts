@@ -264,13 +264,23 @@ export class PrefixRateLimiter extends DurableObject<Env> {
           : { ...UNSTORED, storedForgetAt: existing.storage.storedForgetAt }
     const entry = { data, forgetAt, storage }
     this.#records.set(key, entry)
-    const plan = planChange(storage, change, now, forgetAt, this.#alarmDue, this.#flushMs)
+    const plan = planChange(storage, change, now, forgetAt, this.#pendingAlarm(now), this.#flushMs)
     entry.storage = plan.storage
     // A penalty's write is confirmed before the call returns (the output gate holds the answer):
     // a restart right after it must not give the penalty back.
     const confirmed = change === 'breach'
     if (plan.write) this.#write(key, entry, now, confirmed)
     if (plan.setAlarm !== undefined) this.#setAlarm(plan.setAlarm, confirmed)
+  }
+
+  /**
+   * The alarm a change may leave its write to: one due later than `now`. An alarm already past
+   * due may never run (alarms are retried a few times, then dropped) or run only after an
+   * eviction: a count left to it could be lost, and a network's budget would then depend on
+   * whether its cleanup ran. So a change past it plans as if none were set (docs/rate-limits.md#durability).
+   */
+  #pendingAlarm(now: number): number | null {
+    return this.#alarmDue !== null && this.#alarmDue > now ? this.#alarmDue : null
   }
 
   /** Forgets lapsed records that storage does not hold and no alarm will visit. */
