@@ -53,11 +53,9 @@ const FIRST_48 = 0x1001
 
 /**
  * The two wide blocks: network `n`'s addresses, and a plugin server in a network of its own.
- * Each run takes networks no earlier run of the section used (`firstNetwork`): an object used again
- * days later holds its lapsed records, with an alarm the bench dropped between runs
- * (README.md#what-is-simulated) that runs only at its next step, after the first burst, and a
- * network so reused got 736 of 768 guesses answered in the hour, where a new one got 492 (and one
- * used again after its alarms ran, 486).
+ * Each run takes networks no earlier run of the section used (`firstNetwork`), so that no run's
+ * figures depend on what an earlier one left in the objects (lapsed records, an alarm the bench
+ * dropped between runs: README.md#mixed-bursts-what-a-refusal-tells).
  */
 export const BLOCKS = [
   {
