@@ -277,7 +277,8 @@ export class PrefixRateLimiter extends DurableObject<Env> {
    * The alarm a change may leave its write to: one due later than `now`. An alarm already past
    * due may never run (alarms are retried a few times, then dropped) or run only after an
    * eviction: a count left to it could be lost, and a network's budget would then depend on
-   * whether its cleanup ran. So a change past it plans as if none were set (docs/rate-limits.md#durability).
+   * whether its cleanup ran. So a change past it plans as if none were set
+   * (docs/rate-limits.md#durability).
    */
   #pendingAlarm(now: number): number | null {
     return this.#alarmDue !== null && this.#alarmDue > now ? this.#alarmDue : null
