@@ -32,7 +32,7 @@ export async function readGraceCopy(
   } catch (cause) {
     // An answer after the timeout may still bring a stream: let it go.
     void lookup.then(cancelCopy, () => {})
-    throw new ServiceFailure({ reason: 'storage_failed', cause })
+    throw new ServiceFailure({ reason: 'storage_failed', cause, unsettled: true })
   }
   if (known.state === 'live' && known.copy !== undefined) {
     return { metadata: known.copy.metadata, body: copyBody(known.copy) }

@@ -19,7 +19,12 @@ export type Failure =
   | { reason: 'unknown_id'; id: string }
   | { reason: 'expired'; id: string }
   | { reason: 'not_yet_visible'; id: string; retryAfterSeconds: number }
-  | { reason: 'storage_failed'; cause: unknown }
+  /**
+   * `unsettled`: KV does not hold the ID and the shard that would know whether it is live did not
+   * answer. The answer is a 503 that only an ID missing from KV gets, so the limiter counts it as
+   * a miss (docs/rate-limits.md#misses).
+   */
+  | { reason: 'storage_failed'; cause: unknown; unsettled?: true }
   | { reason: 'method_not_allowed'; method: string; allow: string }
   | { reason: 'route_not_found'; path: string }
   /**

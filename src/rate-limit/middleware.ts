@@ -17,9 +17,10 @@
  * its calls for those that mostly found exports, whom their object may have forgotten.
  *
  * A request once admitted is answered as what it is. When the route found that no export is here
- * (404, 410, 400 `invalid_id`), the miss is counted before it is answered, by the client's object
- * and by its network's object at once (docs/rate-limits.md#misses); their penalties refuse the
- * later requests at admission. A hit costs nothing more.
+ * (404, 410, 400 `invalid_id`; or a 503 for an ID KV does not hold, whose shard did not answer),
+ * the miss is counted before it is answered, by the client's object and by its network's object
+ * at once (docs/rate-limits.md#misses); their penalties refuse the later requests at admission. A
+ * hit costs nothing more.
  *
  * Failing closed (docs/security.md#when-the-limiter-cannot-answer): when the client's object
  * cannot give a verdict (an exception, an overloaded object, no answer within LIMITER_TIMEOUT_MS),
@@ -239,9 +240,18 @@ function placeOf(c: Context, policy: Policy): ClientPlace {
   return { ...address, exempt: policy.exempt.contains(address) }
 }
 
-/** Whether the answer said that no export is here. */
+/**
+ * Whether the answer said that no export is here, or told as much: a 503 for an ID KV does not
+ * hold whose shard did not answer comes to a guess far more often than to a live ID, so it is
+ * counted like a miss, or a harvester would learn from it for free while a shard is slow.
+ */
 function isMiss(c: Context): boolean {
-  return c.error !== undefined && MISS_REASONS.has(failureOf(c.error).reason)
+  if (c.error === undefined) return false
+  const failure = failureOf(c.error)
+  return (
+    MISS_REASONS.has(failure.reason) ||
+    (failure.reason === 'storage_failed' && failure.unsettled === true)
+  )
 }
 
 /** The refusal, for the client's own penalty until `retryAt`, of a request `admitted` counted. */
