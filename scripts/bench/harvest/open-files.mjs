@@ -53,9 +53,3 @@ export function openFileLimit(pid) {
     return null
   }
 }
-
-/** Files open in every workerd this process started, added up; `null` without /proc. */
-export function workerdOpenFiles() {
-  const counts = workerdProcesses().map(openFiles)
-  return counts.length === 0 ? null : counts.reduce((a, b) => a + (b ?? 0), 0)
-}

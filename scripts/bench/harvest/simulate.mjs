@@ -69,9 +69,8 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     let live = await publishLive(service, log)
     let paths = pathsOf(live)
     /**
-     * A new service (a new Miniflare, its storage empty) with its own live exports. Run in the one
-     * service after the others, the biggest mixed bursts got storage `503`s for new clients (with
-     * Miniflare's own eviction off, service.mjs, objects close only when the bench evicts them).
+     * A new service (a new Miniflare, its storage empty) with its own live exports: a run's
+     * objects and open files are its own, and the earlier service's workerd is gone before it.
      */
     const restart = async () => {
       ended.push({ ...service.stats, incidents: { ...service.incidents } })
