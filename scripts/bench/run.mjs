@@ -34,6 +34,9 @@ import { deployedVars } from './lib/wrangler-toml.mjs'
 import { SECTIONS } from './sections.mjs'
 
 const options = parseOptions(process.argv.slice(2))
+if (options.save && process.env.HARVEST_MIXED_ONLY === '1') {
+  throw new Error('HARVEST_MIXED_ONLY=1 runs only some of the harvest rows: not a run to --save')
+}
 const log = (...parts) => console.error('[bench]', ...parts)
 const casesModule = pathToFileURL(join(BUILD, 'substitution-cases.mjs')).href
 /** @type {import('./sections.mjs').Bench} */

@@ -5,7 +5,12 @@
  */
 import { row, verdict } from '../lib/rows.mjs'
 import { LIVE_PER_NETWORK_TARGET } from './bound.mjs'
-import { ADDRESSES_PER_NETWORK, LIVE_EVERY, NETWORK_BURST } from './mixed-bursts.mjs'
+import {
+  ADDRESSES_PER_NETWORK,
+  LIVE_EVERY,
+  NETWORK_BURST,
+  storageFailureCause,
+} from './mixed-bursts.mjs'
 import { PLUGIN_SERVED_TARGET, pct, served } from './shares.mjs'
 
 const n = (x) => Math.round(x).toLocaleString('en-US')
@@ -13,8 +18,8 @@ const refusedShare = (t) => pct(t.requests === 0 ? 0 : t.refused / t.requests)
 const z = (x) => x.toFixed(1)
 
 /**
- * A run in which storage answered `503` measured the machine (Miniflare out of open files), not
- * the limiter: its row fails, whatever its figures.
+ * A run in which storage answered `503` measured something else than the limiter: its row fails,
+ * whatever its figures, and says the cause the service logged (storageFailureCause).
  */
 function burstVerdict(m, target) {
   return (m.storageFailures ?? 0) > 0 ? 'FAIL' : verdict(m.livePerHour <= target)
@@ -36,8 +41,7 @@ export function mixedBurstRows(r) {
           `${m.addressesPerNetwork ?? ADDRESSES_PER_NETWORK} addresses, 1 in ${LIVE_EVERY} ` +
           'for a live ID at random places',
         ((m.storageFailures ?? 0) > 0
-          ? `FAIL: ${n(m.storageFailures)} answers were storage 503s (the bench's open files, ` +
-            'not the limiter); '
+          ? `FAIL: ${n(m.storageFailures)} answers were storage 503s (${storageFailureCause(m)}); `
           : '') +
           `${n(m.settledPerHour)} settled, ${m.livePerHour.toFixed(2)} live IDs/hour over ` +
           `${(m.spanMs / 3_600_000).toFixed(1)} h (refused: ` +

@@ -153,6 +153,37 @@ function networkAttacker({ addresses, livePaths, guess, random, start, figures }
 }
 
 /**
+ * What a run's storage failures came from, in a line: the first one's cause as the service logged
+ * it (its request line's `cause`), the lines workerd printed beside it that are not the service's,
+ * and the open files of the run's workerd at its peak, against its limit.
+ */
+export function storageFailureCause(r) {
+  const first = r.storageFailureLog?.kept[0]
+  const parts = []
+  if (first !== undefined) {
+    let cause
+    try {
+      cause = JSON.parse(first.line).cause
+    } catch {
+      cause = { message: first.line.slice(0, 200) }
+    }
+    const chain = []
+    for (let c = cause; c !== undefined && chain.length < 3; c = c.cause) {
+      chain.push(c.name === undefined ? c.message : `${c.name}: ${c.message}`)
+    }
+    parts.push(`logged cause: ${chain.join(' <- ') || 'none'}`)
+    const beside = [...first.before, ...first.after].filter((l) => !l.includes('"event":'))
+    if (beside.length > 0) parts.push(`workerd beside it: ${beside[0].slice(0, 160)}`)
+  } else parts.push('no log line kept')
+  const f = r.files
+  if (f !== undefined) {
+    const limit = f.limit === null ? '?' : f.limit.toLocaleString('en-US')
+    parts.push(`workerd's files open at most ${f.peak.toLocaleString('en-US')} of ${limit}`)
+  }
+  return parts.join('; ')
+}
+
+/**
  * An hour of `networks` networks of `block` bursting together from `start`, with a plugin
  * server (`bystander(address, start)`, counted for the hour) in another network of the block.
  */
@@ -190,6 +221,7 @@ export async function mixedBurstHour(
   const heads = Array.from({ length: networks }, (_, n) => block.addresses(firstNetwork + n)[0])
   const spanMs = averagedSpanMs(attackers, start, durationMs, await service.penaltyUntil(heads))
   const perHour = 3_600_000 / spanMs
+  await service.settleLogs()
   return {
     block: block.label,
     what: block.what(networks),
@@ -202,6 +234,9 @@ export async function mixedBurstHour(
     z,
     addressesPerNetwork: ADDRESSES_PER_NETWORK,
     storageFailures: figures.storageFailures,
+    // The run has a service of its own: its storage failures' log lines and open files are the run's.
+    storageFailureLog: service.failures,
+    files: service.files,
     spanMs,
     settledPerHour: settled * perHour,
     livePerHour: settled * perHour * liveFraction,

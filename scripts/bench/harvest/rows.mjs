@@ -35,7 +35,7 @@ function attackCell(b) {
 /** @type {import('../sections.mjs').RowFunction} */
 export function harvestRows(r) {
   const h = r.harvest
-  if (!h) return []
+  if (!h || h.mixedOnly) return []
   const today = (label) => TODAY?.attackers.find((a) => a.label === label)?.best
   const commit = `today (${TODAY_COMMIT})`
   const rows = h.attackers.map((a) => {

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { inMemoryStorage, WORKER_BUILD_OPTIONS } from '../lib/workerd-setup.mjs'
+import { openFileLimit, openFiles, workerdProcesses } from './open-files.mjs'
 
 /** Isolates of the Worker: requests go to them in turn, as to the machines of a location. */
 export const ISOLATES = Number(process.env.HARVEST_ISOLATES ?? 4)
@@ -23,6 +24,15 @@ export const EVICT_IDLE_MS = 10_000
 const BETWEEN_RUNS_MS = 86_400_000
 /** The editor token of the section's Worker. */
 const PUBLISH_TOKEN = 'harvest-token'
+/** Storage failures whose log lines are kept (the first ones), and lines kept around each. */
+const FAILURES_KEPT = 5
+const LINES_AROUND = 5
+/** How often the open files are counted while a step is in flight (ms of real time). */
+const FILES_SAMPLE_MS = 250
+/** Steps of at least this many requests have their peak of open files kept (the bursts). */
+const FILES_STEP_KEPT = 500
+/** A request line of a storage failure: `503 unavailable`, `Retry-After` 1 (src/http/errors.ts). */
+const STORAGE_FAILURE = /"outcome":"(storage_failed|allocator_failed)"/
 
 /**
  * Builds the driver and starts the service. `vars` override wrangler.toml's `[vars]` (only what
@@ -43,6 +53,25 @@ export async function startService({ root, buildDir, vars, log }) {
     outfile,
   })
   const incidents = {}
+  // workerd's own lines and the service's warnings, the latest `LINES_AROUND`, and the lines of
+  // the first storage failures with those before and after them: what a FAIL says its cause by.
+  const recent = []
+  const failures = { count: 0, kept: [] }
+  let after = []
+  const note = (line) => {
+    recent.push(line)
+    if (recent.length > LINES_AROUND) recent.shift()
+    after = after.filter((kept) => kept.after.push(line) < LINES_AROUND)
+  }
+  // A workerd an earlier service left running (it should be gone: `dispose`), and its files.
+  const earlier = workerdProcesses()
+  const files = {
+    earlierWorkerds: earlier.map((pid) => ({ pid, files: openFiles(pid) })),
+    limit: null,
+    peak: 0,
+    nodePeak: 0,
+    steps: [],
+  }
   // The bindings and the runtime's dates, as wrangler.toml gives them; not its assets or modules.
   const own = {
     compatibilityDate: workerOptions.compatibilityDate,
@@ -86,16 +115,37 @@ export async function startService({ root, buildDir, vars, log }) {
         convertV4MiniflareOptions({
           workers: Array.from({ length: ISOLATES }, (_, i) => worker(i)),
           handleStructuredLogs: ({ level, message }) => {
-            if (level !== 'warn' && level !== 'error') return
-            // The service's own lines (incidents, a 503's request line) are counted or dropped.
+            if (STORAGE_FAILURE.test(message)) {
+              failures.count++
+              if (failures.kept.length < FAILURES_KEPT) {
+                const kept = { line: message, before: [...recent], after: [] }
+                failures.kept.push(kept)
+                after.push(kept)
+              }
+              return
+            }
+            // The service's request lines (one per request) are dropped; its incidents counted.
+            if (message.includes('"event":') && !message.includes('"incident":')) return
             const incident = /"incident":"([a-z_]+)"/.exec(message)?.[1]
             if (incident !== undefined) incidents[incident] = (incidents[incident] ?? 0) + 1
-            else if (!message.includes('"event":')) console.error(message)
+            note(`${level}: ${message.slice(0, 600)}`)
+            if (incident === undefined && (level === 'warn' || level === 'error')) {
+              console.error(message)
+            }
           },
         }),
       ),
   )
   await mf.ready
+  const pids = workerdProcesses().filter((pid) => !earlier.includes(pid))
+  files.limit = pids.length === 0 ? null : openFileLimit(pids[0])
+  /** Files open now in this service's workerd, and in this Node process. */
+  const countFiles = () => {
+    const counts = pids.map(openFiles)
+    const workerd = counts.reduce((a, b) => a + (b ?? 0), 0)
+    const node = openFiles(process.pid) ?? 0
+    return { workerd, node }
+  }
   const urls = await Promise.all(
     Array.from({ length: ISOLATES }, async (_, i) =>
       (await mf.unsafeGetDirectURL(`harvest-${i}`)).href.replace(/\/$/, ''),
@@ -110,6 +160,18 @@ export async function startService({ root, buildDir, vars, log }) {
     vars: { ...own.bindings, ...vars },
     stats,
     incidents,
+    /**
+     * The storage failures logged (`503 unavailable`, `Retry-After` 1) and the first ones' lines,
+     * with workerd's and the service's lines before and after each.
+     */
+    failures,
+    /**
+     * Open files: the soft limit of this service's workerd, its peak and each burst's, this Node
+     * process's peak, and the workerds of earlier services still running when it started.
+     */
+    files,
+    /** Waits for the log lines still on their way from workerd (its output is piped). */
+    settleLogs: () => new Promise((resolve) => setTimeout(resolve, 1000)),
     /** Answers `[status, retryAfterSeconds, code]` per request, in order (driver-worker.ts). */
     async step(now, requests) {
       if (lastNow !== null && now < lastNow) throw new Error('the simulated clock went back')
@@ -126,11 +188,29 @@ export async function startService({ root, buildDir, vars, log }) {
         parts[i].push(request)
         return [i, parts[i].length - 1]
       })
-      const answers = await Promise.all(
-        parts.map((part, i) =>
-          part.length === 0 ? [] : post(`${urls[i]}/step`, { now, requests: part }),
-        ),
-      )
+      // The step's peak of open files: counted while it is in flight and once it is answered.
+      let peak = { workerd: 0, node: 0 }
+      const sample = () => {
+        const c = countFiles()
+        peak = { workerd: Math.max(peak.workerd, c.workerd), node: Math.max(peak.node, c.node) }
+      }
+      const sampler = setInterval(sample, FILES_SAMPLE_MS)
+      let answers
+      try {
+        answers = await Promise.all(
+          parts.map((part, i) =>
+            part.length === 0 ? [] : post(`${urls[i]}/step`, { now, requests: part }),
+          ),
+        )
+      } finally {
+        clearInterval(sampler)
+      }
+      sample()
+      files.peak = Math.max(files.peak, peak.workerd)
+      files.nodePeak = Math.max(files.nodePeak, peak.node)
+      if (requests.length >= FILES_STEP_KEPT) {
+        files.steps.push({ now, requests: requests.length, files: peak.workerd })
+      }
       stats.steps++
       stats.requests += requests.length
       return where.map(([i, j]) => answers[i][j])
@@ -144,7 +224,11 @@ export async function startService({ root, buildDir, vars, log }) {
       lastNow = Math.max(lastNow ?? now, now)
       return post(`${urls[0]}/publish`, { now, count, token: PUBLISH_TOKEN, exportBody })
     },
-    dispose: () => mf.dispose(),
+    /** Ends the Miniflare; `files.leftAfterDispose`: its workerds still there after (0). */
+    async dispose() {
+      await mf.dispose()
+      files.leftAfterDispose = pids.filter((pid) => openFiles(pid) !== null).length
+    },
   }
 }
 

@@ -11,7 +11,7 @@
 import { burst, guesser, missPacer, plugin, stream } from './actors.mjs'
 import { ATTACKERS, BURST_SIZE, burstAddresses, scopesOf } from './attackers.mjs'
 import { averagedSpanMs, missBudgets } from './bound.mjs'
-import { BLOCKS, NETWORK_COUNTS, mixedBurstHour } from './mixed-bursts.mjs'
+import { BLOCKS, NETWORK_COUNTS, mixedBurstHour, storageFailureCause } from './mixed-bursts.mjs'
 import { pluginPatterns } from './plugin-patterns.mjs'
 import { runActors } from './scheduler.mjs'
 import { startService } from './service.mjs'
@@ -42,6 +42,12 @@ const BYSTANDER_WARMUP_MS = 10 * 60_000
  * timeout (2,400 at 8,000 calls a second: driver-worker.ts).
  */
 const OVERLOAD_SIZE = 5_000
+/**
+ * `HARVEST_MIXED_ONLY=1`: only the plugin server's day and the mixed bursts, in the section's
+ * order (to look into the mixed bursts without the 5 minutes of the other rows); its rows are
+ * only theirs, so such a run is not one to `--save`.
+ */
+const MIXED_ONLY = process.env.HARVEST_MIXED_ONLY === '1'
 /** A small export with placeholders (as the tests publish). */
 const EXPORT_BODY =
   '{"content":{"meta":{"Tags":["[MODELSERVERTAG]_root"],"cmd":"kill @e[tag=[MODELSERVERTAG]_0]"},"project_id":"p-1"}}'
@@ -63,13 +69,13 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     let live = await publishLive(service, log)
     let paths = pathsOf(live)
     /**
-     * A new service (a new Miniflare, its storage empty) with its own live exports. Run in the one
-     * service after the others, the biggest mixed bursts got storage `503`s for new clients (with
-     * Miniflare's own eviction off, service.mjs, objects close only when the bench evicts them).
+     * A new service (a new Miniflare, its storage empty) with its own live exports: a run's
+     * objects and open files are its own, and the earlier service's workerd is gone before it.
      */
     const restart = async () => {
       ended.push({ ...service.stats, incidents: { ...service.incidents } })
       await service.dispose()
+      log(`harvest: service ended, its workerd gone: ${service.files.leftAfterDispose === 0}`)
       service = await start()
       live = await publishLive(service, log)
       paths = pathsOf(live)
@@ -81,11 +87,12 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
     }
     const budgets = missBudgets(service.vars)
     const out = { idSpace: ID_SPACE, liveIds: LIVE_IDS, budgets, attackers: [], callers: {} }
+    if (MIXED_ONLY) out.mixedOnly = true
     // First, while few objects exist: each of its idle gaps evicts and runs due alarms.
     log('harvest: a plugin server for a day')
     out.callers.plugin = await pluginDay(service, { start: nextStart(), paths })
     log(`harvest:   ${JSON.stringify(out.callers.plugin.statuses)}`)
-    for (const attacker of ATTACKERS) {
+    for (const attacker of MIXED_ONLY ? [] : ATTACKERS) {
       const strategies = ['greedy', 'paced', ...(attacker.bursts ? ['burst'] : [])]
       const results = []
       for (const strategy of strategies) {
@@ -116,9 +123,11 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
         runs: results,
       })
     }
-    log('harvest: a /48 keeping its own object overloaded')
-    out.overload = await overloadHour(service, { start: nextStart(), paths })
-    log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
+    if (!MIXED_ONLY) {
+      log('harvest: a /48 keeping its own object overloaded')
+      out.overload = await overloadHour(service, { start: nextStart(), paths })
+      log(`harvest:   ${brief(out.overload)}, ${JSON.stringify(out.overload.withoutVerdict)}`)
+    }
     out.mixedBursts = []
     for (const block of BLOCKS) {
       let firstNetwork = 0
@@ -141,19 +150,23 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
         })
         firstNetwork += networks
         log(`harvest:   ${mixedBrief(r)}`)
+        log(`harvest:   workerd's open files: ${JSON.stringify(r.files)}`)
         if (r.storageFailures > 0) {
-          log(`harvest:   FAIL: ${r.storageFailures} storage 503s (open files?): the row fails`)
+          log(`harvest:   FAIL: ${r.storageFailures} storage 503s: ${storageFailureCause(r)}`)
+          for (const kept of r.storageFailureLog.kept) log(`harvest:     ${JSON.stringify(kept)}`)
         }
         out.mixedBursts.push(r)
       }
     }
-    out.patterns = await pluginPatterns(service, { nextStart, live, runActors, log })
-    log('harvest: a server retrying an expired ID')
-    out.callers.retrier = await retrier(service, {
-      start: START + EXPORT_TTL_SECONDS * 1000 + DAY_MS,
-      path: paths.expired,
-    })
-    log(`harvest:   refused for ${out.callers.retrier.refusedSeconds} s`)
+    if (!MIXED_ONLY) {
+      out.patterns = await pluginPatterns(service, { nextStart, live, runActors, log })
+      log('harvest: a server retrying an expired ID')
+      out.callers.retrier = await retrier(service, {
+        start: START + EXPORT_TTL_SECONDS * 1000 + DAY_MS,
+        path: paths.expired,
+      })
+      log(`harvest:   refused for ${out.callers.retrier.refusedSeconds} s`)
+    }
     out.service = added([...ended, { ...service.stats, incidents: service.incidents }])
     out.seconds = (performance.now() - started) / 1000
     return out
