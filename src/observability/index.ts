@@ -96,10 +96,14 @@ function withNotes(
   return line
 }
 
-/** Adds what a log may say of `failure`: its cause, or the rule an unsafe export broke. */
+/**
+ * Adds what a log may say of `failure`: its cause, whether a storage failure was an unsettled
+ * lookup, or the rule an unsafe export broke.
+ */
 export function describeFailure(line: RequestLine, failure: Failure | undefined): void {
   if (failure === undefined) return
   if ('cause' in failure) line.cause = describeCause(failure.cause)
+  if (failure.reason === 'storage_failed' && failure.unsettled === true) line.unsettled = true
   if (failure.reason === 'unsafe_export') line.unsafe = failure.rule
 }
 

@@ -42,6 +42,11 @@ export interface RequestLine {
   /** Why it failed, for outcomes that have a cause (`storage_failed`, `internal`, ...). */
   cause?: CauseDescription
   /**
+   * On `storage_failed`: KV did not hold the ID and its shard did not answer, a 503 the limiter
+   * counts as a miss (docs/rate-limits.md#misses). Absent when KV itself failed.
+   */
+  unsettled?: true
+  /**
    * The deprecated uses the request made, as `DEPRECATIONS` names them (`/server-api`,
    * `/server-api?tag`): who still calls what will go away.
    */

@@ -38,6 +38,7 @@ const LOG_FIELDS = {
   tagLength: true,
   client: true,
   cause: true,
+  unsettled: true,
   deprecated: true,
   unsafe: true,
 } as const satisfies Record<keyof RequestLine, true>

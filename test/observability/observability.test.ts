@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exportKey } from '../support/storage-layout'
 import { METRIC_BLOBS, METRIC_DOUBLES } from '../../src/observability'
 import { PublishService } from '../../src/index'
-import { callWithEnv, storeExport } from '../support/helpers'
+import { allocatorWith, callWithEnv, storeExport } from '../support/helpers'
 import { captureLog, recordingDataset, type LogLine } from '../support/observed'
 import { published, publishInit, SMALL_EXPORT } from '../support/publishing'
 
@@ -199,7 +199,22 @@ describe('one log line and one data point per public request', () => {
       id: ID,
       cause: { name: 'Error', message: 'KV is down', stack: expect.any(String) },
     })
+    expect(requestLine(observed)).not.toHaveProperty('unsettled')
     expect(onlyPoint(observed)).toMatchObject({ outcome: 'storage_failed', status_class: '5xx' })
+  })
+
+  it('503 unavailable for an ID KV does not hold and whose shard fails: unsettled', async () => {
+    const shardDown = allocatorWith({ lookup: () => Promise.reject(new Error('DO unreachable')) })
+    const observed = await observe(`/server-api?id=${ID}`, {}, { ID_ALLOCATOR: shardDown })
+    expect(observed.response.status).toBe(503)
+    expect(requestLine(observed)).toMatchObject({
+      level: 'error',
+      status: 503,
+      outcome: 'storage_failed',
+      id: ID,
+      unsettled: true,
+      cause: { message: 'DO unreachable' },
+    })
   })
 
   it('503 not_ready: not_yet_visible', async () => {

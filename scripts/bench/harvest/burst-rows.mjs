@@ -9,6 +9,7 @@ import {
   ADDRESSES_PER_NETWORK,
   LIVE_EVERY,
   NETWORK_BURST,
+  otherStorageFailures,
   storageFailureCause,
 } from './mixed-bursts.mjs'
 import { PLUGIN_SERVED_TARGET, pct, served } from './shares.mjs'
@@ -18,11 +19,19 @@ const refusedShare = (t) => pct(t.requests === 0 ? 0 : t.refused / t.requests)
 const z = (x) => x.toFixed(1)
 
 /**
- * A run in which storage answered `503` measured something else than the limiter: its row fails,
- * whatever its figures, and says the cause the service logged (storageFailureCause).
+ * A run in which storage answered `503` for another reason than an unsettled lookup (counted as a
+ * miss, and settled) measured something else than the limiter: its row fails, whatever its
+ * figures, and says the cause the service logged (storageFailureCause).
  */
 function burstVerdict(m, target) {
-  return (m.storageFailures ?? 0) > 0 ? 'FAIL' : verdict(m.livePerHour <= target)
+  return otherStorageFailures(m) > 0 ? 'FAIL' : verdict(m.livePerHour <= target)
+}
+
+/** The unsettled lookups' `503`s of a run, as the row says them. */
+function unsettledNote(m) {
+  const unsettled = m.storageFailureLog?.unsettled ?? 0
+  if (unsettled === 0) return ''
+  return `${n(unsettled)} unsettled-lookup 503${unsettled === 1 ? '' : 's'}, counted as misses and settled; `
 }
 
 /** @type {import('../sections.mjs').RowFunction} */
@@ -40,9 +49,10 @@ export function mixedBurstRows(r) {
           `${m.what}, bursts of ${NETWORK_BURST} requests per network at once from ` +
           `${m.addressesPerNetwork ?? ADDRESSES_PER_NETWORK} addresses, 1 in ${LIVE_EVERY} ` +
           'for a live ID at random places',
-        ((m.storageFailures ?? 0) > 0
-          ? `FAIL: ${n(m.storageFailures)} answers were storage 503s (${storageFailureCause(m)}); `
+        (otherStorageFailures(m) > 0
+          ? `FAIL: ${n(otherStorageFailures(m))} answers were storage 503s (${storageFailureCause(m)}); `
           : '') +
+          unsettledNote(m) +
           `${n(m.settledPerHour)} settled, ${m.livePerHour.toFixed(2)} live IDs/hour over ` +
           `${(m.spanMs / 3_600_000).toFixed(1)} h (refused: ` +
           `${refusedShare(m.live)} of live-ID requests, ${refusedShare(m.guesses)} of guesses` +

@@ -84,12 +84,26 @@ const tally = () => ({ requests: 0, answered: 0, refused: 0, statuses: {} })
 /** Storage's `503` (src/http/errors.ts): `Retry-After` 1 s, where the limiter's is 5 s. */
 const isStorageFailure = (status, retryAfter) => status === 503 && retryAfter === 1
 
-function count(t, status, code, retryAfter) {
+/**
+ * What an answer tells the attacker. A guess's storage `503` settles its ID as a `404` does: in a
+ * run whose row does not fail (`otherStorageFailures`), each is the read path's unsettled lookup,
+ * which only an ID KV does not hold gets, and which the limiter counts as a miss.
+ */
+const answerKind = (status, retryAfter, live) =>
+  !live && isStorageFailure(status, retryAfter) ? 'miss' : kindOf(status)
+
+/** The storage `503`s a run's service logged that were not unsettled lookups: its row fails. */
+export const otherStorageFailures = (m) =>
+  m.storageFailureLog === undefined
+    ? (m.storageFailures ?? 0)
+    : m.storageFailureLog.count - (m.storageFailureLog.unsettled ?? 0)
+
+function count(t, status, code, retryAfter, live) {
   t.requests++
   const coded = code === '' ? String(status) : `${status} ${code}`
   const key = status === 503 ? `${coded} (Retry-After ${retryAfter})` : coded
   t.statuses[key] = (t.statuses[key] ?? 0) + 1
-  const kind = kindOf(status)
+  const kind = answerKind(status, retryAfter, live)
   if (kind === 'hit' || kind === 'miss') t.answered++
   else if (kind === 'refused') t.refused++
 }
@@ -135,13 +149,13 @@ function networkAttacker({ addresses, livePaths, guess, random, start, figures }
       let retryAfter = Infinity
       answers.forEach(([status, wait, code], i) => {
         const { live, address } = sent[i]
-        count(live ? figures.live : figures.guesses, status, code, wait)
+        count(live ? figures.live : figures.guesses, status, code, wait, live)
         const key = `${now} ${address}`
         if (!figures.strata.has(key)) figures.strata.set(key, { live: tally(), guesses: tally() })
-        count(figures.strata.get(key)[live ? 'live' : 'guesses'], status, code, wait)
+        count(figures.strata.get(key)[live ? 'live' : 'guesses'], status, code, wait, live)
         if (isStorageFailure(status, wait)) figures.storageFailures++
         if (status === 200 && !live) figures.found++
-        const kind = kindOf(status)
+        const kind = answerKind(status, wait, live)
         if (kind === 'hit' || kind === 'miss') answered++
         if (kind === 'refused') retryAfter = Math.min(retryAfter, Math.max(1, wait))
       })

@@ -33,6 +33,11 @@ const FILES_SAMPLE_MS = 250
 const FILES_STEP_KEPT = 500
 /** A request line of a storage failure: `503 unavailable`, `Retry-After` 1 (src/http/errors.ts). */
 const STORAGE_FAILURE = /"outcome":"(storage_failed|allocator_failed)"/
+/**
+ * A storage failure that is the read path's lookup of an ID KV does not hold, unanswered: the
+ * limiter counts it as a miss (src/observability/log.ts, `unsettled`).
+ */
+const UNSETTLED = /"unsettled":true/
 
 /**
  * Builds the driver and starts the service. `vars` override wrangler.toml's `[vars]` (only what
@@ -56,7 +61,7 @@ export async function startService({ root, buildDir, vars, log }) {
   // workerd's own lines and the service's warnings, the latest `LINES_AROUND`, and the lines of
   // the first storage failures with those before and after them: what a FAIL says its cause by.
   const recent = []
-  const failures = { count: 0, kept: [] }
+  const failures = { count: 0, unsettled: 0, firstUnsettled: null, kept: [] }
   let after = []
   const note = (line) => {
     recent.push(line)
@@ -117,6 +122,11 @@ export async function startService({ root, buildDir, vars, log }) {
           handleStructuredLogs: ({ level, message }) => {
             if (STORAGE_FAILURE.test(message)) {
               failures.count++
+              if (UNSETTLED.test(message)) {
+                failures.unsettled++
+                failures.firstUnsettled ??= message
+                return
+              }
               if (failures.kept.length < FAILURES_KEPT) {
                 const kept = { line: message, before: [...recent], after: [] }
                 failures.kept.push(kept)
@@ -161,7 +171,8 @@ export async function startService({ root, buildDir, vars, log }) {
     stats,
     incidents,
     /**
-     * The storage failures logged (`503 unavailable`, `Retry-After` 1) and the first ones' lines,
+     * The storage failures logged (`503 unavailable`, `Retry-After` 1): how many, how many of them
+     * unsettled lookups (counted as misses; the first one's line), and the first other ones' lines,
      * with workerd's and the service's lines before and after each.
      */
     failures,

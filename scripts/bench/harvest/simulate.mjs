@@ -11,7 +11,13 @@
 import { burst, guesser, missPacer, plugin, stream } from './actors.mjs'
 import { ATTACKERS, BURST_SIZE, burstAddresses, scopesOf } from './attackers.mjs'
 import { averagedSpanMs, missBudgets } from './bound.mjs'
-import { BLOCKS, NETWORK_COUNTS, mixedBurstHour, storageFailureCause } from './mixed-bursts.mjs'
+import {
+  BLOCKS,
+  NETWORK_COUNTS,
+  mixedBurstHour,
+  otherStorageFailures,
+  storageFailureCause,
+} from './mixed-bursts.mjs'
 import { pluginPatterns } from './plugin-patterns.mjs'
 import { runActors } from './scheduler.mjs'
 import { startService } from './service.mjs'
@@ -151,8 +157,14 @@ export async function harvestBench({ root, buildDir, log = () => {} }) {
         firstNetwork += networks
         log(`harvest:   ${mixedBrief(r)}`)
         log(`harvest:   workerd's open files: ${JSON.stringify(r.files)}`)
-        if (r.storageFailures > 0) {
-          log(`harvest:   FAIL: ${r.storageFailures} storage 503s: ${storageFailureCause(r)}`)
+        const { unsettled, firstUnsettled } = r.storageFailureLog
+        if (unsettled > 0) {
+          log(
+            `harvest:   ${unsettled} unsettled-lookup 503s (misses), the first: ${firstUnsettled}`,
+          )
+        }
+        if (otherStorageFailures(r) > 0) {
+          log(`harvest:   FAIL: ${otherStorageFailures(r)} storage 503s: ${storageFailureCause(r)}`)
           for (const kept of r.storageFailureLog.kept) log(`harvest:     ${JSON.stringify(kept)}`)
         }
         out.mixedBursts.push(r)
