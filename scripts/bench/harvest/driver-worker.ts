@@ -135,6 +135,10 @@ export function benchObject<T extends new (ctx: DurableObjectState, env: Env) =>
      * lengthens a penalty, is written before its answer, so this is the penalty as it stands.
      */
     benchPenaltyUntil(): number {
+      // An instance built only to be read holds what its constructor loaded, as one the service
+      // used does: the next eviction ends it, so a later run rebuilds it from storage (and finds
+      // its alarm) instead of reaching this one.
+      this.benchTracked.alive = true
       let until = 0
       for (const [, value] of this.ctx.storage.kv.list<StoredPenalty>()) {
         until = Math.max(until, value.penaltyUntil ?? 0, value.misses?.penaltyUntil ?? 0)
